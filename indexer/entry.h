@@ -1,0 +1,56 @@
+// The entry model shared by every module: what one kb/ file holds once parsed, and the
+// diagnostics reported about kb/ content. Plain values only; no parsing, no storage.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpuerr {
+
+/// The three kinds of entry; the kind comes from the kb/ folder the file is in.
+enum class Kind { kError, kEnv, kFaq };
+
+/// "error", "env" or "faq": the folder name and the word stored in the index.
+const char* kind_name(Kind kind);
+
+/// A public document that an entry's facts were checked against.
+struct Source {
+  std::string title;
+  std::string url;  // http(s)
+};
+
+/// One catalogue entry. Fields that do not apply to the entry's kind stay empty.
+struct Entry {
+  std::string id;  // the file name without .md, e.g. "illegal-memory-access"
+  Kind kind = Kind::kError;
+  std::string title;     // errors: the canonical message; env: the variable; faq: the question
+  std::string category;  // errors only, e.g. "application"
+  std::vector<std::string> codes;       // e.g. "cudaErrorIllegalAddress", "cuda:700", "xid:79"
+  std::vector<std::string> signatures;  // message shapes with placeholders, see signature.h
+  bool poisons_context = false;
+  std::string hardware;  // "no", "possible", "likely" or "yes"
+  std::string hardware_evidence;
+  std::vector<std::string> first_actions;  // ordered, Markdown inline text
+  std::vector<std::string> related;        // ids of entries of any kind
+  std::vector<std::string> examples;       // real messages, exactly as printed
+  std::vector<Source> sources;
+  std::string env_name;     // env only, e.g. "CUDA_LAUNCH_BLOCKING"
+  std::string env_values;   // env only, e.g. "0 or 1"
+  std::string env_default;  // env only, e.g. "0"
+  std::string body_markdown;
+  std::string body_html;  // rendered at index time
+  std::string file;       // the kb/ file it came from
+  std::string layer;      // "bundled" or the overlay directory it came from
+};
+
+/// A problem in kb/ content, reported as "file:line: message".
+struct Diagnostic {
+  std::string file;
+  int line = 0;
+  std::string message;
+};
+
+/// "file:line: message", the form every lint problem is printed in.
+std::string to_string(const Diagnostic& d);
+
+}  // namespace gpuerr

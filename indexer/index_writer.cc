@@ -1,0 +1,220 @@
+#include "indexer/index_writer.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <random>
+
+#include <sqlite3.h>
+#include <xapian.h>
+
+#include "indexer/error.h"
+#include "indexer/schema.h"
+
+namespace gpuerr::indexer {
+namespace {
+
+namespace fs = std::filesystem;
+
+// --- SQLite -------------------------------------------------------------------------------
+
+void check(int rc, sqlite3* db, const std::string& doing) {
+  if (rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE) return;
+  throw Error(doing + ": " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
+}
+
+// One prepared INSERT, bound from a list of text and integer values.
+class Insert {
+ public:
+  Insert(sqlite3* db, const char* sql) : db_(db) {
+    check(sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr), db, "preparing the index");
+  }
+  ~Insert() { sqlite3_finalize(stmt_); }
+  Insert(const Insert&) = delete;
+  Insert& operator=(const Insert&) = delete;
+
+  template <typename... Values>
+  void run(const Values&... values) {
+    int column = 0;
+    (bind(++column, values), ...);
+    check(sqlite3_step(stmt_), db_, "writing the index");
+    sqlite3_reset(stmt_);
+  }
+
+ private:
+  void bind(int column, const std::string& text) {
+    sqlite3_bind_text(stmt_, column, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  }
+  void bind(int column, const char* text) { bind(column, std::string(text)); }
+  void bind(int column, long long value) { sqlite3_bind_int64(stmt_, column, value); }
+  void bind(int column, int value) { sqlite3_bind_int64(stmt_, column, value); }
+  void bind(int column, size_t value) { bind(column, static_cast<long long>(value)); }
+  void bind(int column, bool value) { bind(column, value ? 1 : 0); }
+
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+void write_lists(sqlite3* db, const Entry& e) {
+  Insert code(db, "INSERT INTO codes VALUES (?, ?, ?, ?)");
+  Insert sig(db, "INSERT INTO signatures VALUES (?, ?, ?)");
+  Insert action(db, "INSERT INTO actions VALUES (?, ?, ?)");
+  Insert rel(db, "INSERT INTO related VALUES (?, ?, ?)");
+  Insert example(db, "INSERT INTO examples VALUES (?, ?, ?)");
+  Insert source(db, "INSERT INTO sources VALUES (?, ?, ?, ?)");
+  for (size_t i = 0; i < e.codes.size(); ++i) code.run(e.id, i, e.codes[i], lower(e.codes[i]));
+  for (size_t i = 0; i < e.signatures.size(); ++i) sig.run(e.id, i, e.signatures[i]);
+  for (size_t i = 0; i < e.first_actions.size(); ++i) action.run(e.id, i, e.first_actions[i]);
+  for (size_t i = 0; i < e.related.size(); ++i) rel.run(e.id, i, e.related[i]);
+  for (size_t i = 0; i < e.examples.size(); ++i) example.run(e.id, i, e.examples[i]);
+  for (size_t i = 0; i < e.sources.size(); ++i)
+    source.run(e.id, i, e.sources[i].title, e.sources[i].url);
+}
+
+void write_sqlite(const std::vector<Entry>& entries, const std::string& path) {
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                                 nullptr);
+  std::unique_ptr<sqlite3, decltype(&sqlite3_close)> owner(db, sqlite3_close);
+  check(rc, db, "creating '" + path + "'");
+  check(sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr), db, "writing '" + path + "'");
+  check(sqlite3_exec(db, schema::kCreateTables, nullptr, nullptr, nullptr), db,
+        "creating the tables of '" + path + "'");
+  {
+    Insert meta(db, "INSERT INTO meta VALUES (?, ?)");
+    meta.run("schema_version", std::to_string(schema::kVersion));
+    meta.run("built_at", utc_now());
+    meta.run("entry_count", std::to_string(entries.size()));
+    meta.run("gpuerr_version", GPUERR_VERSION);
+    Insert entry(db, "INSERT INTO entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (const Entry& e : entries) {
+      entry.run(e.id, kind_name(e.kind), e.title, e.category, e.poisons_context, e.hardware,
+                e.hardware_evidence, e.env_name, e.env_values, e.env_default, e.body_markdown,
+                e.body_html, e.file, e.layer);
+      write_lists(db, e);
+    }
+  }
+  check(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), db, "writing '" + path + "'");
+  check(sqlite3_close(owner.release()), nullptr, "closing '" + path + "'");
+}
+
+// --- Xapian -------------------------------------------------------------------------------
+
+// The words of a signature without its placeholders; raw regular expressions add no words.
+std::string signature_words(const std::string& signature) {
+  if (signature.starts_with("re:")) return "";
+  std::string out;
+  bool in_placeholder = false;
+  for (char c : signature) {
+    if (c == '{') in_placeholder = true;
+    else if (c == '}') in_placeholder = false, c = ' ';
+    if (!in_placeholder) out += c;
+  }
+  return out;
+}
+
+Xapian::Document make_document(const Entry& e, Xapian::TermGenerator& terms) {
+  Xapian::Document doc;
+  doc.set_data(e.id);
+  doc.add_boolean_term(schema::kPrefixId + e.id);
+  doc.add_boolean_term(std::string(schema::kPrefixKind) + kind_name(e.kind));
+  terms.set_document(doc);
+  auto field = [&](const std::string& text, unsigned weight) {
+    terms.index_text(text, weight);
+    terms.increase_termpos();  // no phrase spans two fields
+  };
+  field(e.title, schema::kWeightTitle);
+  field(e.env_name, schema::kWeightTitle);
+  for (const std::string& s : e.signatures) field(signature_words(s), schema::kWeightSignature);
+  for (const std::string& c : e.codes)
+    if (c.find(':') == std::string::npos) field(c, schema::kWeightCode);
+  for (const std::string& x : e.examples) field(x, schema::kWeightExample);
+  field(e.body_markdown, schema::kWeightBody);
+  return doc;
+}
+
+void write_xapian(const std::vector<Entry>& entries, const std::string& path) {
+  try {
+    Xapian::WritableDatabase db(path, Xapian::DB_CREATE);
+    Xapian::TermGenerator terms;
+    terms.set_stemmer(Xapian::Stem("english"));
+    terms.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
+    for (const Entry& e : entries) db.add_document(make_document(e, terms));
+    db.commit();
+    db.close();
+  } catch (const Xapian::Error& e) {
+    throw Error("writing the search index '" + path + "': " + e.get_description());
+  }
+}
+
+// --- Putting it in place ------------------------------------------------------------------
+
+bool is_replaceable(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return true;
+  if (!fs::is_directory(dir, ec)) return false;
+  return fs::is_empty(dir, ec) || fs::exists(dir / schema::kSqliteFile, ec);
+}
+
+fs::path temporary_sibling(const fs::path& out) {
+  std::random_device seed;
+  const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
+  return parent / ("." + out.filename().string() + ".tmp-" + std::to_string(getpid()) + "-" +
+                   std::to_string(seed()));
+}
+
+// Swaps `fresh` into `out`. With an existing index this is one atomic exchange of the two
+// directories (Linux renameat2), after which `fresh` holds the old index to delete.
+void swap_into_place(const fs::path& fresh, const fs::path& out) {
+  if (::rename(fresh.c_str(), out.c_str()) == 0) return;  // `out` was absent or empty
+  if (errno != ENOTEMPTY && errno != EEXIST)
+    throw Error("moving the new index to '" + out.string() + "': " + std::strerror(errno));
+  if (::renameat2(AT_FDCWD, fresh.c_str(), AT_FDCWD, out.c_str(), RENAME_EXCHANGE) != 0)
+    throw Error("replacing the index '" + out.string() + "': " + std::strerror(errno));
+  std::error_code ignored;
+  fs::remove_all(fresh, ignored);  // the old index; a leftover is harmless
+}
+
+}  // namespace
+
+void write_index(const std::vector<Entry>& entries, const std::string& out_dir) {
+  const fs::path out = fs::path(out_dir).lexically_normal();
+  if (!is_replaceable(out))
+    throw Error("writing the index to '" + out_dir +
+                "': it exists and is not an index; choose an empty or new directory");
+  std::error_code ec;
+  if (out.has_parent_path()) fs::create_directories(out.parent_path(), ec);
+  const fs::path tmp = temporary_sibling(out);
+  if (!fs::create_directory(tmp, ec))
+    throw Error("creating '" + tmp.string() + "': " + (ec ? ec.message() : "it already exists"));
+  try {
+    write_xapian(entries, (tmp / schema::kXapianDir).string());
+    write_sqlite(entries, (tmp / schema::kSqliteFile).string());
+    swap_into_place(tmp, out);
+  } catch (...) {
+    fs::remove_all(tmp, ec);
+    throw;
+  }
+}
+
+}  // namespace gpuerr::indexer

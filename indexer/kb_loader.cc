@@ -1,0 +1,311 @@
+#include "indexer/kb_loader.h"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "indexer/body.h"
+#include "indexer/error.h"
+
+namespace gpuerr::indexer {
+namespace {
+
+namespace fs = std::filesystem;
+
+enum class Shape { kText, kList, kBool, kSources };
+
+// Which fields each kind may hold; docs/authoring.md is the prose version of this table.
+struct FieldSpec {
+  std::string_view name;
+  Shape shape;
+  bool for_error, for_env, for_faq;
+  bool required;
+};
+
+constexpr std::array kFields{
+    FieldSpec{"id", Shape::kText, true, true, true, true},
+    FieldSpec{"title", Shape::kText, true, true, true, true},
+    FieldSpec{"category", Shape::kText, true, false, false, true},
+    FieldSpec{"codes", Shape::kList, true, false, false, false},
+    FieldSpec{"signatures", Shape::kList, true, false, false, true},
+    FieldSpec{"poisons_context", Shape::kBool, true, false, false, false},
+    FieldSpec{"hardware", Shape::kText, true, false, false, true},
+    FieldSpec{"hardware_evidence", Shape::kText, true, false, false, false},
+    FieldSpec{"first_actions", Shape::kList, true, false, false, true},
+    FieldSpec{"related", Shape::kList, true, true, true, false},
+    FieldSpec{"examples", Shape::kList, true, false, false, true},
+    FieldSpec{"sources", Shape::kSources, true, true, true, true},
+    FieldSpec{"name", Shape::kText, false, true, false, true},
+    FieldSpec{"values", Shape::kText, false, true, false, false},
+    FieldSpec{"default", Shape::kText, false, true, false, false},
+};
+
+constexpr std::array<std::string_view, 7> kCategories{
+    "application", "configuration", "hardware", "driver", "resource", "framework", "communication"};
+constexpr std::array<std::string_view, 4> kHardware{"no", "possible", "likely", "yes"};
+
+bool applies(const FieldSpec& f, Kind kind) {
+  return kind == Kind::kError ? f.for_error : kind == Kind::kEnv ? f.for_env : f.for_faq;
+}
+
+template <size_t N>
+std::string joined(const std::array<std::string_view, N>& words) {
+  std::string out;
+  for (std::string_view w : words) out += (out.empty() ? "" : ", ") + std::string(w);
+  return out;
+}
+
+template <size_t N>
+bool contains(const std::array<std::string_view, N>& words, const std::string& w) {
+  return std::find(words.begin(), words.end(), w) != words.end();
+}
+
+// The front matter and the body of one file, with the file lines each starts on.
+struct Split {
+  std::string yaml;
+  std::string body;
+  int body_line = 0;
+};
+
+bool is_fence(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line == "---";
+}
+
+std::optional<Split> split_front_matter(std::string_view text) {
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte order mark
+  const size_t first_end = text.find('\n');
+  if (first_end == std::string_view::npos || !is_fence(text.substr(0, first_end))) return {};
+  size_t pos = first_end + 1;
+  int line = 2;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    if (is_fence(text.substr(pos, end - pos))) {
+      Split s;
+      s.yaml = std::string(text.substr(first_end + 1, pos - first_end - 1));
+      s.body = end < text.size() ? std::string(text.substr(end + 1)) : "";
+      s.body_line = line + 1;
+      return s;
+    }
+    if (end == text.size()) break;
+    pos = end + 1;
+    ++line;
+  }
+  return {};
+}
+
+// Reads one field's node into the entry, reporting a wrong shape at the node's line.
+class FieldReader {
+ public:
+  FieldReader(const std::string& file, ParsedEntry& out, std::vector<Diagnostic>& problems)
+      : file_(file), out_(out), problems_(problems) {}
+
+  void read(const FieldSpec& spec, const YAML::Node& node) {
+    const int line = line_of(node);
+    out_.field_lines[std::string(spec.name)] = line;
+    switch (spec.shape) {
+      case Shape::kText: return text_field(spec.name, node, line);
+      case Shape::kList: return list_field(spec.name, node);
+      case Shape::kBool: return bool_field(node, line);
+      case Shape::kSources: return sources_field(node, line);
+    }
+  }
+
+  static int line_of(const YAML::Node& node) { return node.Mark().line + 2; }
+
+ private:
+  void problem(int line, std::string message) {
+    problems_.push_back({file_, line, std::move(message)});
+  }
+
+  void text_field(std::string_view name, const YAML::Node& node, int line) {
+    if (!node.IsScalar()) return problem(line, "'" + std::string(name) + "' must be text");
+    const std::string value = node.Scalar();
+    Entry& e = out_.entry;
+    if (name == "id") e.id = value;
+    else if (name == "title") e.title = value;
+    else if (name == "category") e.category = value;
+    else if (name == "hardware") e.hardware = value;
+    else if (name == "hardware_evidence") e.hardware_evidence = value;
+    else if (name == "name") e.env_name = value;
+    else if (name == "values") e.env_values = value;
+    else if (name == "default") e.env_default = value;
+  }
+
+  void list_field(std::string_view name, const YAML::Node& node) {
+    std::vector<std::string>* target = nullptr;
+    std::vector<int>* lines = nullptr;
+    Entry& e = out_.entry;
+    if (name == "codes") target = &e.codes;
+    if (name == "signatures") target = &e.signatures, lines = &out_.signature_lines;
+    if (name == "first_actions") target = &e.first_actions;
+    if (name == "related") target = &e.related, lines = &out_.related_lines;
+    if (name == "examples") target = &e.examples, lines = &out_.example_lines;
+    if (!node.IsSequence())
+      return problem(line_of(node), "'" + std::string(name) + "' must be a list");
+    for (const YAML::Node& item : node) {
+      if (!item.IsScalar()) {
+        problem(line_of(item), "each item of '" + std::string(name) + "' must be text");
+        continue;
+      }
+      target->push_back(item.Scalar());
+      if (lines) lines->push_back(line_of(item));
+    }
+  }
+
+  void bool_field(const YAML::Node& node, int line) {
+    bool value = false;
+    if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value))
+      return problem(line, "'poisons_context' must be true or false");
+    out_.entry.poisons_context = value;
+  }
+
+  void sources_field(const YAML::Node& node, int line) {
+    if (!node.IsSequence()) return problem(line, "'sources' must be a list of title and url");
+    for (const YAML::Node& item : node) {
+      const int item_line = line_of(item);
+      if (!item.IsMap() || !item["title"] || !item["url"] || !item["title"].IsScalar() ||
+          !item["url"].IsScalar()) {
+        problem(item_line, "each source needs a 'title' and a 'url'");
+        continue;
+      }
+      const std::string url = item["url"].Scalar();
+      if (!url.starts_with("https://") && !url.starts_with("http://"))
+        problem(item_line, "source url '" + url + "' must start with http:// or https://");
+      out_.entry.sources.push_back({item["title"].Scalar(), url});
+    }
+  }
+
+  const std::string& file_;
+  ParsedEntry& out_;
+  std::vector<Diagnostic>& problems_;
+};
+
+const FieldSpec* find_field(std::string_view name) {
+  for (const FieldSpec& f : kFields)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+// Checks the values of fields that have a fixed vocabulary or a relation to the file name.
+void check_values(const std::string& file, const ParsedEntry& p, std::vector<Diagnostic>& out) {
+  const Entry& e = p.entry;
+  auto line = [&](const char* f) { return p.field_lines.count(f) ? p.field_lines.at(f) : 1; };
+  const std::string stem = fs::path(file).stem().string();
+  if (!e.id.empty() && e.id != stem)
+    out.push_back({file, line("id"), "id '" + e.id + "' must equal the file name '" + stem + "'"});
+  if (!e.id.empty() && e.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") !=
+                           std::string::npos)
+    out.push_back({file, line("id"), "id '" + e.id + "' may hold only a-z, 0-9 and '-'"});
+  if (e.kind == Kind::kError && !e.category.empty() && !contains(kCategories, e.category))
+    out.push_back({file, line("category"),
+                   "unknown category '" + e.category + "' (one of: " + joined(kCategories) + ")"});
+  if (e.kind == Kind::kError && !e.hardware.empty() && !contains(kHardware, e.hardware))
+    out.push_back({file, line("hardware"),
+                   "unknown hardware '" + e.hardware + "' (one of: " + joined(kHardware) + ")"});
+  for (const std::string& code : e.codes)
+    if (code.find_first_not_of("0123456789") == std::string::npos)
+      out.push_back({file, line("codes"),
+                     "code '" + code + "' is a bare number; write it as cuda:N, cu:N or xid:N"});
+}
+
+void read_fields(const std::string& file, const YAML::Node& root, ParsedEntry& p,
+                 std::vector<Diagnostic>& problems) {
+  FieldReader reader(file, p, problems);
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    const FieldSpec* spec = find_field(key);
+    if (!spec || !applies(*spec, p.entry.kind)) {
+      problems.push_back({file, FieldReader::line_of(it->first),
+                          "unknown field '" + key + "' for a " + kind_name(p.entry.kind) +
+                              " entry"});
+      continue;
+    }
+    if (!it->second.IsNull()) reader.read(*spec, it->second);
+  }
+  for (const FieldSpec& f : kFields) {
+    const std::string name(f.name);
+    if (f.required && applies(f, p.entry.kind) && !p.field_lines.count(name))
+      problems.push_back({file, 1, "missing required field '" + name + "'"});
+  }
+}
+
+}  // namespace
+
+ParsedEntry parse_entry(const std::string& file, Kind kind, std::string_view text,
+                        std::vector<Diagnostic>& problems) {
+  ParsedEntry p;
+  p.entry.kind = kind;
+  p.entry.file = file;
+  const std::optional<Split> split = split_front_matter(text);
+  if (!split) {
+    problems.push_back({file, 1, "no front matter: the file must start with a '---' line and "
+                                 "the front matter end with another"});
+    return p;
+  }
+  YAML::Node root;
+  try {
+    root = YAML::Load(split->yaml);
+  } catch (const YAML::Exception& e) {
+    problems.push_back({file, e.mark.line + 2, "front matter is not valid YAML: " + e.msg});
+    return p;
+  }
+  if (!root.IsMap()) {
+    problems.push_back({file, 2, "front matter must be a YAML mapping of field: value"});
+    return p;
+  }
+  read_fields(file, root, p, problems);
+  check_values(file, p, problems);
+  p.entry.body_markdown = split->body;
+  RenderedBody body = render_body(file, split->body_line, split->body);
+  p.entry.body_html = std::move(body.html);
+  problems.insert(problems.end(), body.problems.begin(), body.problems.end());
+  return p;
+}
+
+namespace {
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("reading kb file '" + path.string() + "': cannot open it");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw Error("reading kb file '" + path.string() + "': read failed");
+  return text.str();
+}
+
+}  // namespace
+
+KbContent load_kb(const std::string& dir, const std::string& layer) {
+  KbContent out;
+  const std::array<std::pair<const char*, Kind>, 3> folders{
+      {{"errors", Kind::kError}, {"env", Kind::kEnv}, {"faq", Kind::kFaq}}};
+  bool any_folder = false;
+  for (const auto& [folder, kind] : folders) {
+    const fs::path sub = fs::path(dir) / folder;
+    std::error_code ec;
+    if (!fs::is_directory(sub, ec)) continue;
+    any_folder = true;
+    std::vector<fs::path> files;
+    for (const fs::directory_entry& f : fs::directory_iterator(sub, ec))
+      if (f.path().extension() == ".md" && f.is_regular_file(ec)) files.push_back(f.path());
+    if (ec) throw Error("listing kb folder '" + sub.string() + "': " + ec.message());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+      ParsedEntry p = parse_entry(f.string(), kind, read_file(f), out.problems);
+      p.entry.layer = layer;
+      out.entries.push_back(std::move(p));
+    }
+  }
+  if (!any_folder)
+    out.problems.push_back({dir, 0, "no errors/, env/ or faq/ folder: not a kb directory"});
+  return out;
+}
+
+}  // namespace gpuerr::indexer

@@ -1,0 +1,95 @@
+#include "indexer/lint.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "indexer/signature.h"
+
+namespace gpuerr::indexer {
+namespace {
+
+int field_line(const ParsedEntry& p, const char* field) {
+  auto it = p.field_lines.find(field);
+  return it == p.field_lines.end() ? 1 : it->second;
+}
+
+void check_duplicates(const std::vector<ParsedEntry>& entries, std::vector<Diagnostic>& out) {
+  std::map<std::pair<std::string, std::string>, const ParsedEntry*> seen;  // (layer, id)
+  for (const ParsedEntry& p : entries) {
+    if (p.entry.id.empty()) continue;
+    auto [it, fresh] = seen.emplace(std::make_pair(p.entry.layer, p.entry.id), &p);
+    if (!fresh)
+      out.push_back({p.entry.file, field_line(p, "id"),
+                     "duplicate id '" + p.entry.id + "', first defined in " + it->second->entry.file});
+  }
+}
+
+void check_related(const std::vector<ParsedEntry>& entries, std::vector<Diagnostic>& out) {
+  std::set<std::string> ids;
+  for (const ParsedEntry& p : entries) ids.insert(p.entry.id);
+  for (const ParsedEntry& p : entries) {
+    for (size_t i = 0; i < p.entry.related.size(); ++i) {
+      const std::string& r = p.entry.related[i];
+      if (!ids.count(r))
+        out.push_back({p.entry.file, p.related_lines.at(i), "unknown related id '" + r + "'"});
+    }
+  }
+}
+
+// Returns false when a signature does not compile, so the examples are not checked against a
+// set that is missing one.
+bool check_signatures(const ParsedEntry& p, std::vector<Diagnostic>& out) {
+  bool all_compile = true;
+  for (size_t i = 0; i < p.entry.signatures.size(); ++i) {
+    const std::string why = signature_problem(p.entry.signatures[i]);
+    if (why.empty()) continue;
+    out.push_back({p.entry.file, p.signature_lines.at(i),
+                   "signature '" + p.entry.signatures[i] + "' does not compile: " + why});
+    all_compile = false;
+  }
+  return all_compile;
+}
+
+void check_examples(const ParsedEntry& p, std::vector<Diagnostic>& out) {
+  if (p.entry.signatures.empty()) return;
+  const SignatureSet set(p.entry.signatures);
+  for (size_t i = 0; i < p.entry.examples.size(); ++i)
+    if (set.match(p.entry.examples[i]).empty())
+      out.push_back({p.entry.file, p.example_lines.at(i),
+                     "example '" + p.entry.examples[i] + "' matches none of the entry's signatures"});
+}
+
+}  // namespace
+
+std::vector<Diagnostic> lint(const std::vector<ParsedEntry>& entries) {
+  std::vector<Diagnostic> out;
+  check_duplicates(entries, out);
+  check_related(entries, out);
+  for (const ParsedEntry& p : entries)
+    if (check_signatures(p, out)) check_examples(p, out);
+  return out;
+}
+
+Catalogue read_catalogue(const std::vector<std::string>& dirs) {
+  std::vector<ParsedEntry> parsed;
+  Catalogue out;
+  for (const std::string& dir : dirs) {
+    KbContent layer = load_kb(dir, dir);
+    std::move(layer.entries.begin(), layer.entries.end(), std::back_inserter(parsed));
+    out.problems.insert(out.problems.end(), layer.problems.begin(), layer.problems.end());
+  }
+  const std::vector<Diagnostic> cross = lint(parsed);
+  out.problems.insert(out.problems.end(), cross.begin(), cross.end());
+  std::stable_sort(out.problems.begin(), out.problems.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) {
+                     return std::tie(a.file, a.line) < std::tie(b.file, b.line);
+                   });
+  std::map<std::string, Entry> by_id;  // a later layer replaces an earlier entry of the same id
+  for (ParsedEntry& p : parsed)
+    if (!p.entry.id.empty()) by_id[p.entry.id] = std::move(p.entry);
+  for (auto& [id, entry] : by_id) out.entries.push_back(std::move(entry));
+  return out;
+}
+
+}  // namespace gpuerr::indexer

@@ -1,0 +1,44 @@
+// The stored layout of an index directory: file names, the SQLite schema and its version, and
+// the Xapian term prefixes. The indexer writes exactly this; query/ reads exactly this.
+#pragma once
+
+namespace gpuerr::schema {
+
+/// Bumped whenever the stored layout changes; a reader refuses any other version.
+inline constexpr int kVersion = 1;
+
+inline constexpr const char* kSqliteFile = "kb.sqlite";
+inline constexpr const char* kXapianDir = "xapian";
+
+/// Xapian: the document data is the entry id; these boolean terms filter and find entries.
+inline constexpr const char* kPrefixKind = "XK";  // XKerror, XKenv, XKfaq
+inline constexpr const char* kPrefixId = "Q";     // Qillegal-memory-access (unique id term)
+
+/// Xapian: within-document frequency added per word, by field, so that a word in a title or
+/// signature weighs more under BM25 than the same word in a body.
+inline constexpr unsigned kWeightTitle = 4;
+inline constexpr unsigned kWeightSignature = 4;
+inline constexpr unsigned kWeightCode = 4;
+inline constexpr unsigned kWeightExample = 2;
+inline constexpr unsigned kWeightBody = 1;
+
+/// The SQLite tables. `ord` keeps list order; list fields live in their own tables.
+inline constexpr const char* kCreateTables = R"sql(
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE entries (
+  id TEXT PRIMARY KEY, kind TEXT NOT NULL, title TEXT NOT NULL, category TEXT NOT NULL,
+  poisons_context INTEGER NOT NULL, hardware TEXT NOT NULL, hardware_evidence TEXT NOT NULL,
+  env_name TEXT NOT NULL, env_values TEXT NOT NULL, env_default TEXT NOT NULL,
+  body_markdown TEXT NOT NULL, body_html TEXT NOT NULL, file TEXT NOT NULL, layer TEXT NOT NULL);
+CREATE TABLE codes (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, code TEXT NOT NULL,
+  code_key TEXT NOT NULL);
+CREATE INDEX codes_by_key ON codes(code_key);
+CREATE TABLE signatures (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, signature TEXT NOT NULL);
+CREATE TABLE actions (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, text TEXT NOT NULL);
+CREATE TABLE related (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, related_id TEXT NOT NULL);
+CREATE TABLE examples (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, text TEXT NOT NULL);
+CREATE TABLE sources (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, title TEXT NOT NULL,
+  url TEXT NOT NULL);
+)sql";
+
+}  // namespace gpuerr::schema
