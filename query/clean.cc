@@ -1,0 +1,61 @@
+#include "query/clean.h"
+
+#include <array>
+
+#include <re2/re2.h>
+
+namespace gpuerr::query {
+namespace {
+
+// Patterns for the parts of a line that vary; each is replaced by a space. Order matters:
+// timestamps before numbers, paths before words.
+const std::array<const RE2*, 7>& noise_patterns() {
+  static const std::array<const RE2*, 7> patterns{
+      // ISO 8601 and Python logging timestamps: 2024-05-01T12:00:00.123Z, 2024-05-01 12:00:00,123
+      new RE2(R"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"),
+      // syslog: "May  1 12:00:00 host ", and kernel uptime "[  123.456789]"
+      new RE2(R"((?m)^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d+ \d\d:\d\d:\d\d \S+ )"),
+      new RE2(R"(\[\s*\d+\.\d+\])"),
+      // rank prefixes: torchrun "[rank3]:", "[default0]:", srun -l "12: "
+      new RE2(R"((?m)\[(?:rank|default)?\d+\]:?|^\s*\d+: )"),
+      // UUIDs, hexadecimal addresses and PCI addresses
+      new RE2(R"((?i)\b(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|0x[0-9a-f]+|[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f])\b)"),
+      // paths with at least two components
+      new RE2(R"((?:[\w.~-]*/[\w.+@-]+){2,}/?)"),
+      // numbers, with a decimal part
+      new RE2(R"(\b\d+(?:\.\d+)?\b)"),
+  };
+  return patterns;
+}
+
+}  // namespace
+
+std::string strip_terminal(std::string_view text) {
+  static const RE2 ansi(R"(\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_])");
+  std::string s(text);
+  RE2::GlobalReplace(&s, ansi, "");
+  std::string out;
+  out.reserve(s.size());
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t end = s.find('\n', start);
+    if (end == std::string::npos) end = s.size();
+    std::string_view line(s.data() + start, end - start);
+    while (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // CRLF
+    const size_t cr = line.rfind('\r');
+    if (cr != std::string_view::npos) line.remove_prefix(cr + 1);
+    for (char c : line) out += c == '\0' ? ' ' : c;
+    if (end == s.size()) break;
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string search_text(std::string_view text) {
+  std::string s = strip_terminal(text);
+  for (const RE2* pattern : noise_patterns()) RE2::GlobalReplace(&s, *pattern, " ");
+  return s;
+}
+
+}  // namespace gpuerr::query

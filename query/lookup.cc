@@ -1,0 +1,88 @@
+#include "query/lookup.h"
+
+#include <algorithm>
+#include <map>
+
+#include "query/clean.h"
+#include "query/identifiers.h"
+
+namespace gpuerr::query {
+namespace {
+
+// How many full-text hits are considered, and how many words a query needs before a full-text
+// match alone can be trusted as much as it will ever be.
+constexpr int kTextCandidates = 20;
+constexpr double kWordsForFullTrust = 4;
+
+// Confidence of each kind of evidence: an exact code and a signature each name one entry;
+// full text alone only suggests one, and never reaches certainty.
+constexpr double kCodeAndSignature = 0.97;
+constexpr double kSignatureOnly = 0.9;
+constexpr double kCodeOnly = 0.85;
+constexpr double kTextOnlyMax = 0.65;
+
+struct Evidence {
+  std::string code;
+  std::string signature;
+  double text_score = 0;  // Xapian percent, 0..1
+  double text_weight = 0; // BM25 weight relative to the best hit, 0..1
+};
+
+size_t word_count(const std::string& text) {
+  size_t words = 0;
+  bool in_word = false;
+  for (char c : text) {
+    const bool letter = std::isalpha(static_cast<unsigned char>(c)) != 0;
+    if (letter && !in_word) ++words;
+    in_word = letter;
+  }
+  return words;
+}
+
+double confidence(const Evidence& e, size_t query_words) {
+  if (!e.code.empty() && !e.signature.empty()) return kCodeAndSignature;
+  if (!e.signature.empty()) return kSignatureOnly;
+  if (!e.code.empty()) return kCodeOnly;
+  const double breadth = std::min(1.0, static_cast<double>(query_words) / kWordsForFullTrust);
+  return kTextOnlyMax * e.text_score * breadth;
+}
+
+}  // namespace
+
+std::vector<Match> lookup(const Store& store, std::string_view message) {
+  std::map<std::string, Evidence> evidence;
+  const std::string shown = strip_terminal(message);
+
+  for (const std::string& key : code_keys(shown))
+    for (const std::string& id : store.entries_with_code(key))
+      if (evidence[id].code.empty()) evidence[id].code = key;
+
+  const CompiledSignatures& sigs = store.compiled_signatures();
+  for (int i : sigs.set.match(shown)) {
+    Evidence& e = evidence[sigs.list[i].first];
+    if (e.signature.empty()) e.signature = sigs.list[i].second;
+  }
+
+  const std::string words = search_text(shown);
+  const std::vector<TextHit> hits = store.search(words, Kind::kError, kTextCandidates);
+  for (const TextHit& h : hits) {
+    Evidence& e = evidence[h.entry_id];
+    e.text_score = h.percent;
+    e.text_weight = h.weight / hits.front().weight;
+  }
+
+  const size_t query_words = word_count(words);
+  std::vector<Match> out;
+  for (const auto& [id, e] : evidence) {
+    Match m{id, 0, confidence(e, query_words), e.code, e.signature, e.text_score};
+    // The evidence kinds order the result; full text breaks ties within a kind.
+    m.score = 4.0 * !e.code.empty() + 3.0 * !e.signature.empty() + 2.0 * e.text_score +
+              e.text_weight;
+    out.push_back(std::move(m));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Match& a, const Match& b) { return a.score > b.score; });
+  return out;
+}
+
+}  // namespace gpuerr::query

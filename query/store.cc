@@ -1,0 +1,288 @@
+#include "query/store.h"
+
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <set>
+
+#include <sqlite3.h>
+#include <xapian.h>
+
+#include "indexer/error.h"
+#include "indexer/schema.h"
+
+namespace gpuerr::query {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string rebuild_hint(const std::string& dir) {
+  return " (rebuild it with 'gpuerr index --kb kb --out " + dir + "')";
+}
+
+// Words that carry no meaning for matching error messages; dropped from queries only.
+constexpr const char* kStopWords[] = {"a",  "an", "and", "are", "as",   "at",   "be",  "by",
+                                      "for", "from", "has", "have", "in", "is", "it", "its",
+                                      "of", "on", "or", "that", "the", "this", "to", "was",
+                                      "were", "with", "will", "you", "your"};
+
+// Reads rows of one prepared statement; every sqlite3_* failure becomes a gpuerr::Error.
+class Rows {
+ public:
+  Rows(sqlite3* db, const char* sql) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK)
+      throw Error(std::string("reading the index: ") + sqlite3_errmsg(db));
+  }
+  ~Rows() { sqlite3_finalize(stmt_); }
+  Rows(const Rows&) = delete;
+  Rows& operator=(const Rows&) = delete;
+
+  Rows& bind(const std::string& text) {
+    sqlite3_bind_text(stmt_, ++bound_, text.data(), static_cast<int>(text.size()),
+                      SQLITE_TRANSIENT);
+    return *this;
+  }
+  /// Steps to the next row; false when there is none.
+  bool next() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    throw Error(std::string("reading the index: ") + sqlite3_errmsg(db_));
+  }
+  std::string text(int column) const {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+    return p ? std::string(p, sqlite3_column_bytes(stmt_, column)) : std::string();
+  }
+  long long integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int bound_ = 0;
+};
+
+// SQLite URI file names treat these bytes specially.
+std::string uri_path(const std::string& path) {
+  std::string out = "file:";
+  for (char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out + "?immutable=1";  // the index is never changed in place, only swapped whole
+}
+
+Kind kind_from(const std::string& word) {
+  return word == "env" ? Kind::kEnv : word == "faq" ? Kind::kFaq : Kind::kError;
+}
+
+}  // namespace
+
+struct Store::Impl {
+  std::string dir;
+  sqlite3* db = nullptr;
+  Xapian::Database xapian;
+  Xapian::SimpleStopper stopper{std::begin(kStopWords), std::end(kStopWords)};
+  mutable std::once_flag compile_once;
+  mutable std::unique_ptr<CompiledSignatures> compiled;
+
+  ~Impl() { sqlite3_close(db); }
+
+  void open_sqlite() {
+    const std::string path = (fs::path(dir) / schema::kSqliteFile).string();
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+      throw Error("no index at '" + dir + "': '" + schema::kSqliteFile + "' is missing" +
+                  rebuild_hint(dir));
+    const int rc = sqlite3_open_v2(uri_path(path).c_str(), &db,
+                                   SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+    if (rc != SQLITE_OK)
+      throw Error("cannot open index '" + dir + "': " + sqlite3_errstr(rc) + rebuild_hint(dir));
+  }
+
+  void check_version() {
+    int version = 0;
+    try {
+      Rows rows(db, "SELECT value FROM meta WHERE key = 'schema_version'");
+      if (rows.next()) version = std::atoi(rows.text(0).c_str());
+    } catch (const Error&) {
+      throw Error("cannot read index '" + dir + "': it is damaged or not an index" +
+                  rebuild_hint(dir));
+    }
+    if (version != schema::kVersion)
+      throw Error("index '" + dir + "' has schema version " + std::to_string(version) +
+                  ", this gpuerr reads version " + std::to_string(schema::kVersion) +
+                  rebuild_hint(dir));
+  }
+
+  void open_xapian() {
+    try {
+      xapian = Xapian::Database((fs::path(dir) / schema::kXapianDir).string());
+    } catch (const Xapian::Error& e) {
+      throw Error("cannot open index '" + dir + "': " + e.get_description() + rebuild_hint(dir));
+    }
+  }
+
+  std::vector<std::string> strings(const char* sql, const std::string& id, int column = 0) const {
+    std::vector<std::string> out;
+    Rows rows(db, sql);
+    rows.bind(id);
+    while (rows.next()) out.push_back(rows.text(column));
+    return out;
+  }
+
+  void fill_lists(Entry& e) const {
+    e.codes = strings("SELECT code FROM codes WHERE entry_id = ? ORDER BY ord", e.id);
+    e.signatures = strings("SELECT signature FROM signatures WHERE entry_id = ? ORDER BY ord", e.id);
+    e.first_actions = strings("SELECT text FROM actions WHERE entry_id = ? ORDER BY ord", e.id);
+    e.related = strings("SELECT related_id FROM related WHERE entry_id = ? ORDER BY ord", e.id);
+    e.examples = strings("SELECT text FROM examples WHERE entry_id = ? ORDER BY ord", e.id);
+    Rows rows(db, "SELECT title, url FROM sources WHERE entry_id = ? ORDER BY ord");
+    rows.bind(e.id);
+    while (rows.next()) e.sources.push_back({rows.text(0), rows.text(1)});
+  }
+};
+
+namespace {
+
+constexpr const char* kEntryColumns =
+    "SELECT id, kind, title, category, poisons_context, hardware, hardware_evidence, env_name, "
+    "env_values, env_default, body_markdown, body_html, file, layer FROM entries ";
+
+Entry entry_from(const Rows& r) {
+  Entry e;
+  e.id = r.text(0);
+  e.kind = kind_from(r.text(1));
+  e.title = r.text(2);
+  e.category = r.text(3);
+  e.poisons_context = r.integer(4) != 0;
+  e.hardware = r.text(5);
+  e.hardware_evidence = r.text(6);
+  e.env_name = r.text(7);
+  e.env_values = r.text(8);
+  e.env_default = r.text(9);
+  e.body_markdown = r.text(10);
+  e.body_html = r.text(11);
+  e.file = r.text(12);
+  e.layer = r.text(13);
+  return e;
+}
+
+}  // namespace
+
+Store::Store(const std::string& dir) : impl_(std::make_unique<Impl>()) {
+  impl_->dir = dir;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw Error("no index at '" + dir + "': not a directory" + rebuild_hint(dir));
+  impl_->open_sqlite();
+  impl_->check_version();
+  impl_->open_xapian();
+}
+
+Store::~Store() = default;
+
+const std::string& Store::dir() const { return impl_->dir; }
+
+IndexInfo Store::info() const {
+  IndexInfo info;
+  Rows rows(impl_->db, "SELECT key, value FROM meta");
+  while (rows.next()) {
+    const std::string key = rows.text(0), value = rows.text(1);
+    if (key == "schema_version") info.schema_version = std::atoi(value.c_str());
+    if (key == "built_at") info.built_at = value;
+    if (key == "entry_count") info.entry_count = std::atoi(value.c_str());
+    if (key == "gpuerr_version") info.gpuerr_version = value;
+  }
+  return info;
+}
+
+std::optional<Entry> Store::entry(const std::string& id) const {
+  Rows rows(impl_->db, (std::string(kEntryColumns) + "WHERE id = ?").c_str());
+  rows.bind(id);
+  if (!rows.next()) return std::nullopt;
+  Entry e = entry_from(rows);
+  impl_->fill_lists(e);
+  return e;
+}
+
+std::vector<Entry> Store::entries(std::optional<Kind> kind) const {
+  std::vector<Entry> out;
+  Rows rows(impl_->db, (std::string(kEntryColumns) + "ORDER BY id").c_str());
+  while (rows.next()) {
+    Entry e = entry_from(rows);
+    if (kind && e.kind != *kind) continue;
+    impl_->fill_lists(e);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::vector<std::string> Store::ids() const {
+  std::vector<std::string> out;
+  Rows rows(impl_->db, "SELECT id FROM entries ORDER BY id");
+  while (rows.next()) out.push_back(rows.text(0));
+  return out;
+}
+
+std::vector<std::string> Store::entries_with_code(const std::string& code_key) const {
+  return impl_->strings("SELECT DISTINCT entry_id FROM codes WHERE code_key = ? ORDER BY entry_id",
+                        code_key);
+}
+
+std::vector<std::pair<std::string, std::string>> Store::signatures() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  Rows rows(impl_->db,
+            "SELECT s.entry_id, s.signature FROM signatures s JOIN entries e ON e.id = s.entry_id "
+            "WHERE e.kind = 'error' ORDER BY s.entry_id, s.ord");
+  while (rows.next()) out.emplace_back(rows.text(0), rows.text(1));
+  return out;
+}
+
+const CompiledSignatures& Store::compiled_signatures() const {
+  std::call_once(impl_->compile_once, [this] {
+    std::vector<std::pair<std::string, std::string>> list = signatures();
+    std::vector<std::string> patterns;
+    for (const auto& [id, signature] : list) patterns.push_back(signature);
+    impl_->compiled = std::make_unique<CompiledSignatures>(
+        CompiledSignatures{std::move(list), SignatureSet(patterns)});
+  });
+  return *impl_->compiled;
+}
+
+std::vector<TextHit> Store::search(const std::string& text, Kind kind, int limit) const {
+  try {
+    // Index the text exactly as the entries were indexed, then ask for its stemmed terms.
+    Xapian::Document words;
+    Xapian::TermGenerator terms;
+    terms.set_stemmer(Xapian::Stem("english"));
+    terms.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
+    terms.set_stopper(&impl_->stopper);
+    terms.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
+    terms.set_document(words);
+    terms.index_text(text);
+    std::vector<Xapian::Query> parts;
+    for (auto t = words.termlist_begin(); t != words.termlist_end(); ++t)
+      if ((*t).starts_with("Z")) parts.emplace_back(*t);
+    if (parts.empty()) return {};
+    const Xapian::Query filter(std::string(schema::kPrefixKind) + kind_name(kind));
+    Xapian::Enquire enquire(impl_->xapian);
+    enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER,
+                                    Xapian::Query(Xapian::Query::OP_OR, parts.begin(), parts.end()),
+                                    filter));
+    std::vector<TextHit> out;
+    const Xapian::MSet hits = enquire.get_mset(0, limit);
+    for (auto h = hits.begin(); h != hits.end(); ++h)
+      out.push_back({h.get_document().get_data(), h.get_weight(), h.get_percent() / 100.0});
+    return out;
+  } catch (const Xapian::Error& e) {
+    throw Error("searching index '" + impl_->dir + "': " + e.get_description() +
+                rebuild_hint(impl_->dir));
+  }
+}
+
+}  // namespace gpuerr::query

@@ -1,0 +1,80 @@
+// Store: an index directory opened read-only (kb.sqlite for records, xapian/ for full text).
+// Checks the schema version on open. Never writes, never reads Markdown.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "indexer/entry.h"
+#include "indexer/signature.h"
+
+namespace gpuerr::query {
+
+/// One full-text hit: an entry and how well the words matched.
+struct TextHit {
+  std::string entry_id;
+  double weight = 0;   // BM25, comparable within one search only
+  double percent = 0;  // 0..1: Xapian's share of the query that this entry matched
+};
+
+/// What the index records about itself.
+struct IndexInfo {
+  int schema_version = 0;
+  std::string built_at;  // ISO 8601 UTC, e.g. "2026-12-02T12:00:00Z"
+  int entry_count = 0;
+  std::string gpuerr_version;
+};
+
+/// Every signature of every error entry, compiled once into one matcher.
+struct CompiledSignatures {
+  std::vector<std::pair<std::string, std::string>> list;  // (entry id, signature)
+  SignatureSet set;  // set.match() returns positions in `list`
+};
+
+/// An open index. Safe to share between threads for reading.
+///
+///     const Store store(default_index_dir());
+///     std::optional<Entry> e = store.entry("illegal-memory-access");
+class Store {
+ public:
+  /// Opens `dir`. Throws gpuerr::Error, naming the directory and how to rebuild it, when the
+  /// index is missing, damaged or of another schema version.
+  explicit Store(const std::string& dir);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  const std::string& dir() const;
+  IndexInfo info() const;
+
+  /// The entry with this id, with every list field; nullopt when there is none.
+  std::optional<Entry> entry(const std::string& id) const;
+
+  /// Every entry of `kind` (all kinds when nullopt), in id order; bodies included.
+  std::vector<Entry> entries(std::optional<Kind> kind = std::nullopt) const;
+
+  /// Every id in the index, in id order (for "did you mean").
+  std::vector<std::string> ids() const;
+
+  /// Ids of the entries one of whose codes has this lower-case key ("cudaerrorassert",
+  /// "xid:79"), in id order; empty when no entry has it.
+  std::vector<std::string> entries_with_code(const std::string& code_key) const;
+
+  /// Every signature of every error entry as (entry id, signature), in a stable order.
+  std::vector<std::pair<std::string, std::string>> signatures() const;
+
+  /// The signatures, compiled on first use and kept for the life of the store.
+  const CompiledSignatures& compiled_signatures() const;
+
+  /// BM25 over the entries of `kind`, for the words of `text` (indexed the same way as the
+  /// entries, so no query syntax applies). Best first, at most `limit`; empty when no word hits.
+  std::vector<TextHit> search(const std::string& text, Kind kind, int limit) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gpuerr::query
