@@ -1,0 +1,66 @@
+// `gpuerr index` and `gpuerr lint`: check kb/ directories, and write the index when clean.
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/runner.h"
+#include "indexer/index_writer.h"
+#include "indexer/lint.h"
+
+namespace gpuerr::cli {
+namespace {
+
+struct IndexOptions {
+  std::vector<std::string> kb_dirs;  // the first is the base, later ones overlays
+  std::string out_dir;
+};
+
+// Prints every problem as file:line: message; returns how many there were.
+size_t report(const std::vector<Diagnostic>& problems) {
+  for (const Diagnostic& d : problems) std::cerr << to_string(d) << '\n';
+  return problems.size();
+}
+
+int run_lint(const IndexOptions& options) {
+  const indexer::Catalogue catalogue = indexer::read_catalogue(options.kb_dirs);
+  if (const size_t n = report(catalogue.problems)) {
+    std::cerr << "gpuerr: " << n << " problem" << (n == 1 ? "" : "s") << " in the kb\n";
+    return kExitNoMatch;
+  }
+  std::cout << catalogue.entries.size() << " entries, no problems\n";
+  return kExitOk;
+}
+
+int run_index(const IndexOptions& options) {
+  const indexer::Catalogue catalogue = indexer::read_catalogue(options.kb_dirs);
+  if (const size_t n = report(catalogue.problems)) {
+    std::cerr << "gpuerr: index not written: " << n << " problem" << (n == 1 ? "" : "s")
+              << " in the kb\n";
+    return kExitNoMatch;
+  }
+  indexer::write_index(catalogue.entries, options.out_dir);
+  std::cout << "indexed " << catalogue.entries.size() << " entries into " << options.out_dir
+            << '\n';
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_index_command(CLI::App& app, Runner& run) {
+  auto options = std::make_shared<IndexOptions>();
+  CLI::App* sub = app.add_subcommand("index", "Check kb/ directories and write an index");
+  sub->add_option("--kb", options->kb_dirs, "A kb directory; repeat for overlays")->required();
+  sub->add_option("--out", options->out_dir, "The index directory to write")->required();
+  sub->callback([&run, options] { run = [options] { return run_index(*options); }; });
+}
+
+void add_lint_command(CLI::App& app, Runner& run) {
+  auto options = std::make_shared<IndexOptions>();
+  CLI::App* sub = app.add_subcommand("lint", "Check kb/ directories; print each problem as "
+                                             "file:line: message");
+  sub->add_option("--kb", options->kb_dirs, "A kb directory; repeat for overlays")->required();
+  sub->callback([&run, options] { run = [options] { return run_lint(*options); }; });
+}
+
+}  // namespace gpuerr::cli

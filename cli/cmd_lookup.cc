@@ -1,0 +1,73 @@
+// `gpuerr lookup TEXT...` and the default `gpuerr TEXT...`: ranked entries for one message.
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/print_json.h"
+#include "cli/print_text.h"
+#include "cli/runner.h"
+#include "query/lookup.h"
+
+namespace gpuerr::cli {
+namespace {
+
+struct LookupOptions {
+  std::vector<std::string> text;  // joined with spaces; empty or "-": standard input
+  int limit = 5;
+};
+
+constexpr size_t kClosestShown = 3;
+
+std::string message_of(const LookupOptions& options) {
+  if (options.text.empty() || (options.text.size() == 1 && options.text[0] == "-"))
+    return read_stdin();
+  std::string message;
+  for (const std::string& part : options.text) message += (message.empty() ? "" : " ") + part;
+  return message;
+}
+
+Answer answer(const query::Store& store, const query::Match& m) {
+  std::optional<Entry> entry = store.entry(m.entry_id);
+  return {m, entry ? std::move(*entry) : Entry{}};
+}
+
+int run_lookup(const GlobalOptions& global, const LookupOptions& options) {
+  const std::string message = message_of(options);
+  const query::Store store(index_dir(global));
+  std::vector<Answer> confident, closest;
+  for (const query::Match& m : query::lookup(store, message)) {
+    const bool sure = m.confidence >= query::kConfident;
+    if (sure && static_cast<int>(confident.size()) < options.limit)
+      confident.push_back(answer(store, m));
+    else if (!sure && closest.size() < kClosestShown && m.confidence > 0)
+      closest.push_back(answer(store, m));
+  }
+  if (global.json)
+    print_json(std::cout, lookup_json(message, confident));
+  else
+    print_lookup_text(std::cout, confident, closest);
+  return confident.empty() ? kExitNoMatch : kExitOk;
+}
+
+}  // namespace
+
+void add_lookup_command(CLI::App& app, const GlobalOptions& global, Runner& run) {
+  auto options = std::make_shared<LookupOptions>();
+  auto start = [&global, &run, options] { run = [&global, options] { return run_lookup(global, *options); }; };
+  CLI::App* sub = app.add_subcommand("lookup", "Find the entries that explain an error message "
+                                               "(the default command)");
+  sub->add_option("text", options->text, "The message; '-' or nothing reads standard input");
+  sub->add_option("--limit", options->limit, "Show at most this many matches")
+      ->check(CLI::PositiveNumber);
+  sub->callback(start);
+  // `gpuerr "message"` with no subcommand, or `... | gpuerr`, is a lookup too.
+  app.add_option("text", options->text, "An error message to look up (same as 'lookup TEXT')");
+  app.callback([&run, start, options] {
+    if (!run && (!options->text.empty() || !isatty(STDIN_FILENO))) start();
+  });
+}
+
+}  // namespace gpuerr::cli

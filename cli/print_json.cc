@@ -1,0 +1,51 @@
+#include "cli/print_json.h"
+
+#include <cmath>
+
+namespace gpuerr::cli {
+
+nlohmann::ordered_json lookup_json(const std::string& query, const std::vector<Answer>& confident) {
+  nlohmann::ordered_json matches = nlohmann::ordered_json::array();
+  for (const Answer& a : confident) {
+    const Entry& e = a.entry;
+    matches.push_back({
+        {"id", e.id},
+        {"title", e.title},
+        {"category", e.category},
+        {"confidence", std::round(a.match.confidence * 1000) / 1000},
+        {"score", std::round(a.match.score * 1000) / 1000},
+        {"first_action", e.first_actions.empty() ? "" : e.first_actions.front()},
+        {"actions", e.first_actions},
+        {"codes", e.codes},
+        {"poisons_context", e.poisons_context},
+        {"hardware", e.hardware},
+    });
+  }
+  return {{"query", query}, {"matches", matches}};
+}
+
+nlohmann::ordered_json entry_json(const Entry& e) {
+  nlohmann::ordered_json sources = nlohmann::ordered_json::array();
+  for (const Source& s : e.sources) sources.push_back({{"title", s.title}, {"url", s.url}});
+  nlohmann::ordered_json out = {
+      {"id", e.id},           {"kind", kind_name(e.kind)},
+      {"title", e.title},     {"category", e.category},
+      {"codes", e.codes},     {"signatures", e.signatures},
+      {"poisons_context", e.poisons_context},
+      {"hardware", e.hardware},
+      {"hardware_evidence", e.hardware_evidence},
+      {"actions", e.first_actions},
+      {"related", e.related}, {"examples", e.examples},
+      {"sources", sources},   {"body_markdown", e.body_markdown},
+      {"layer", e.layer},
+  };
+  if (e.kind == Kind::kEnv)
+    out.update({{"name", e.env_name}, {"values", e.env_values}, {"default", e.env_default}});
+  return out;
+}
+
+void print_json(std::ostream& out, const nlohmann::ordered_json& value) {
+  out << value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace gpuerr::cli

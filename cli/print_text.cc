@@ -1,0 +1,77 @@
+#include "cli/print_text.h"
+
+#include <cmath>
+
+namespace gpuerr::cli {
+namespace {
+
+std::string percent(double confidence) {
+  return std::to_string(static_cast<int>(std::lround(confidence * 100))) + "%";
+}
+
+std::string label(const Entry& e) { return e.kind == Kind::kError ? e.category : kind_name(e.kind); }
+
+void print_list(std::ostream& out, const char* heading, const std::vector<std::string>& items,
+                bool numbered) {
+  if (items.empty()) return;
+  out << '\n' << heading << '\n';
+  for (size_t i = 0; i < items.size(); ++i)
+    out << "  " << (numbered ? std::to_string(i + 1) + ". " : "- ") << items[i] << '\n';
+}
+
+}  // namespace
+
+void print_lookup_text(std::ostream& out, const std::vector<Answer>& confident,
+                       const std::vector<Answer>& closest) {
+  if (confident.empty()) {
+    out << "No confident match.\n";
+    if (!closest.empty()) out << "Closest entries, all weak:\n";
+    for (const Answer& a : closest)
+      out << "  " << a.entry.id << " (" << percent(a.match.confidence) << "): " << a.entry.title
+          << '\n';
+    return;
+  }
+  for (size_t i = 0; i < confident.size(); ++i) {
+    const Answer& a = confident[i];
+    if (i) out << '\n';
+    out << i + 1 << ". " << a.entry.title << "  [" << label(a.entry) << ", "
+        << percent(a.match.confidence) << "]\n";
+    if (!a.entry.first_actions.empty()) out << "   First: " << a.entry.first_actions.front() << '\n';
+    if (a.entry.poisons_context)
+      out << "   Note:  this error breaks the CUDA context; errors after it are consequences\n";
+    out << "   More:  gpuerr show " << a.entry.id << '\n';
+  }
+}
+
+void print_entry_text(std::ostream& out, const Entry& e) {
+  out << e.title << '\n' << "id: " << e.id << "  kind: " << kind_name(e.kind);
+  if (!e.category.empty()) out << "  category: " << e.category;
+  out << '\n';
+  if (!e.env_name.empty()) out << "variable: " << e.env_name << '\n';
+  if (!e.env_values.empty()) out << "values: " << e.env_values << '\n';
+  if (!e.env_default.empty()) out << "default: " << e.env_default << '\n';
+  if (!e.codes.empty()) {
+    out << "codes:";
+    for (const std::string& c : e.codes) out << ' ' << c;
+    out << '\n';
+  }
+  if (e.kind == Kind::kError) {
+    out << "poisons the CUDA context: " << (e.poisons_context ? "yes" : "no") << '\n';
+    out << "hardware cause: " << e.hardware << '\n';
+    if (!e.hardware_evidence.empty()) out << "hardware evidence: " << e.hardware_evidence << '\n';
+  }
+  print_list(out, "First actions:", e.first_actions, true);
+  if (!e.body_markdown.empty()) out << '\n' << e.body_markdown;
+  if (!e.body_markdown.empty() && e.body_markdown.back() != '\n') out << '\n';
+  print_list(out, "Example messages:", e.examples, false);
+  print_list(out, "Related:", e.related, false);
+  std::vector<std::string> sources;
+  for (const Source& s : e.sources) sources.push_back(s.title + " <" + s.url + ">");
+  print_list(out, "Sources:", sources, false);
+}
+
+void print_entry_list_text(std::ostream& out, const std::vector<Entry>& entries) {
+  for (const Entry& e : entries) out << e.id << "  [" << label(e) << "]  " << e.title << '\n';
+}
+
+}  // namespace gpuerr::cli

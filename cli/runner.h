@@ -1,0 +1,45 @@
+// What every subcommand shares: exit codes, the options that apply to all commands, and how
+// the index directory is found. Printing lives in print_*.h; logic lives in the libraries.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace gpuerr::cli {
+
+/// grep's convention: answered, nothing matched, error (usage errors too).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitNoMatch = 1;
+inline constexpr int kExitError = 2;
+
+/// The command chosen on the command line; returns its exit code. Empty when none was chosen.
+using Runner = std::function<int()>;
+
+/// Options given before or after the subcommand.
+struct GlobalOptions {
+  std::string index_dir;  // --index; empty: GPUERR_INDEX, then the installed index
+  bool json = false;      // --json
+};
+
+/// The index to open: `--index`, else $GPUERR_INDEX, else the index installed beside the
+/// binary (../share/gpuerr/index from the binary's directory, in the build tree and once
+/// installed alike).
+std::string index_dir(const GlobalOptions& options);
+
+/// Reads all of standard input (the message when none is given on the command line).
+std::string read_stdin();
+
+// One function per subcommand, each in cli/cmd_<name>.cc.
+void add_lookup_command(CLI::App& app, const GlobalOptions& global, Runner& run);
+void add_show_command(CLI::App& app, const GlobalOptions& global, Runner& run);
+void add_list_command(CLI::App& app, const GlobalOptions& global, Runner& run);
+void add_env_command(CLI::App& app, const GlobalOptions& global, Runner& run);
+void add_faq_command(CLI::App& app, const GlobalOptions& global, Runner& run);
+void add_index_command(CLI::App& app, Runner& run);
+void add_lint_command(CLI::App& app, Runner& run);
+
+}  // namespace gpuerr::cli
