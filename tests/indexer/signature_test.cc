@@ -1,0 +1,55 @@
+#include "indexer/signature.h"
+
+#include <doctest/doctest.h>
+
+#include "indexer/error.h"
+
+namespace gpuerr {
+
+TEST_SUITE("indexer") {
+
+TEST_CASE("placeholders match the parts of a message that vary") {
+  struct Case {
+    std::string signature, text;
+    bool matches;
+  };
+  const Case cases[] = {
+      {"Tried to allocate {size}", "CUDA out of memory. Tried to allocate 2.00 GiB.", true},
+      {"Tried to allocate {size}", "Tried to allocate 20 MiB", true},
+      {"Tried to allocate {size}", "Tried to allocate lots", false},
+      {"GPU {n} has", "GPU 3 has a total capacity", true},
+      {"address {hex}", "at address 0x7f3a00001000", true},
+      {"{path}:{n}: block", "/src/loss.cu:42: block: [0,0,0]", true},
+      {"Assertion {*} failed", "Assertion `t >= 0 && t < n_classes` failed.", true},
+      {"misaligned address", "CUDA ERROR: MISALIGNED   ADDRESS", true},  // case and spaces
+      {"a {{literal}} brace", "a {literal} brace", true},
+      {"re:Xid \\(PCI:[0-9a-f:.]+\\): (48|79),", "NVRM: Xid (PCI:0000:3b:00): 79, pid=1", true},
+      {"re:Xid \\(PCI:[0-9a-f:.]+\\): (48|79),", "NVRM: Xid (PCI:0000:3b:00): 13, pid=1", false},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.signature);
+    CAPTURE(c.text);
+    CHECK(!SignatureSet({c.signature}).match(c.text).empty() == c.matches);
+  }
+}
+
+TEST_CASE("a set reports every signature found, by position") {
+  const SignatureSet set({"misaligned address", "illegal memory access", "GPU {n}"});
+  CHECK(set.match("GPU 0: misaligned address") == std::vector<int>{0, 2});
+  CHECK(set.match("nothing here").empty());
+  CHECK(SignatureSet({}).match("anything").empty());
+}
+
+TEST_CASE("a signature that does not compile says why") {
+  CHECK(signature_problem("ok {n}") == "");
+  CHECK(signature_problem("x {nope}") ==
+        "unknown placeholder '{nope}' (known: {n} {num} {hex} {size} {path} {word} {*})");
+  CHECK(signature_problem("x {n") == "unclosed '{' at column 3");
+  CHECK(signature_problem("x }") == "unmatched '}' at column 3 (write '}}' for a brace)");
+  CHECK(signature_problem("   ") == "empty signature");
+  CHECK_THROWS_AS(SignatureSet({"re:("}), Error);
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuerr

@@ -1,0 +1,94 @@
+#include "query/lookup.h"
+
+#include <doctest/doctest.h>
+
+#include "tests/support.h"
+
+namespace gpuerr::query {
+
+using test::bundled_store;
+using test::top_entry;
+
+TEST_SUITE("query") {
+
+TEST_CASE("each of the seed's twelve errors is found from its canonical message") {
+  struct Case {
+    std::string_view message, entry_id;  // not const char*: CAPTURE prints pointers
+  };
+  const Case cases[] = {
+      {"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", "cuda-out-of-memory"},
+      {"CUDA error: an illegal memory access was encountered", "illegal-memory-access"},
+      {"CUDA error: device-side assert triggered", "device-side-assert"},
+      {"CUDA error: unspecified launch failure", "unspecified-launch-failure"},
+      {"CUDA error: misaligned address", "misaligned-address"},
+      {"CUDA error: no kernel image is available for execution on the device", "no-kernel-image"},
+      {"CUDA driver version is insufficient for CUDA runtime version", "insufficient-driver"},
+      {"CUDA error: operation not permitted when stream is capturing", "stream-capture-unsupported"},
+      {"CUDA error: invalid device ordinal", "invalid-device-ordinal"},
+      {"CUDA error: invalid configuration argument", "invalid-configuration"},
+      {"CUDA error: initialization error", "initialization-error"},
+      {"CUDA error: uncorrectable ECC error encountered", "uncorrectable-ecc"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.message);
+    CHECK(top_entry(lookup(bundled_store(), c.message)) == c.entry_id);
+  }
+}
+
+TEST_CASE("text that is not a GPU failure gets no confident match") {
+  const std::string_view negatives[] = {
+      "",
+      "   \n\t  ",
+      "KeyError: 'input_ids'",
+      "Out of memory: Killed process 12345 (python) total-vm:123456kB, anon-rss:1234kB",
+      "ModuleNotFoundError: No module named 'transformers'",
+      "ssh: connect to host gpu-node-07 port 22: Connection refused",
+  };
+  for (std::string_view message : negatives) {
+    CAPTURE(message);
+    CHECK(top_entry(lookup(bundled_store(), message)) == "(none)");
+  }
+}
+
+TEST_CASE("a real paste with colour, rank prefixes and a traceback still finds its entry") {
+  const std::string paste =
+      "[rank1]: Traceback (most recent call last):\n"
+      "[rank1]:   File \"/workspace/train.py\", line 212, in <module>\n"
+      "[rank1]:     loss.backward()\n"
+      "[rank1]: \x1b[31mRuntimeError\x1b[0m: CUDA error: device-side assert triggered\n"
+      "[rank1]: CUDA kernel errors might be asynchronously reported at some other API call, so "
+      "the stacktrace below might be incorrect.\n"
+      "[rank1]: For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n";
+  CHECK(top_entry(lookup(bundled_store(), paste)) == "device-side-assert");
+}
+
+TEST_CASE("an exact code names its entry even without the message") {
+  CHECK(top_entry(lookup(bundled_store(), "cudaErrorMisalignedAddress")) == "misaligned-address");
+  CHECK(top_entry(lookup(bundled_store(), "kernel failed: CUDA error 214")) == "uncorrectable-ecc");
+}
+
+TEST_CASE("search syntax in user text is read as plain words") {
+  for (std::string_view message : {"illegal AND memory OR access NEAR \"encountered\" prefix:x *",
+                                    "'; DROP TABLE entries; --"}) {
+    CAPTURE(message);
+    CHECK_NOTHROW(lookup(bundled_store(), message));
+  }
+}
+
+TEST_CASE("matches come best first with confidence between 0 and 1") {
+  const std::vector<Match> m =
+      lookup(bundled_store(), "RuntimeError: CUDA error: misaligned address (error 716)");
+  REQUIRE(!m.empty());
+  CHECK(m.front().entry_id == "misaligned-address");
+  CHECK(m.front().code == "cuda:716");
+  CHECK(m.front().signature == "misaligned address");
+  for (size_t i = 0; i < m.size(); ++i) {
+    CHECK(m[i].confidence >= 0);
+    CHECK(m[i].confidence <= 1);
+    if (i) CHECK(m[i - 1].score >= m[i].score);
+  }
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuerr::query

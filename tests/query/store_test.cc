@@ -1,0 +1,74 @@
+#include "query/store.h"
+
+#include <doctest/doctest.h>
+
+#include <sqlite3.h>
+
+#include "indexer/error.h"
+#include "tests/support.h"
+
+namespace gpuerr::query {
+namespace fs = std::filesystem;
+
+namespace {
+
+// A copy of the bundled index that a test may damage.
+fs::path index_copy() {
+  const fs::path out = test::temp_dir() / "index";
+  fs::copy(test::bundled_index(), out, fs::copy_options::recursive);
+  return out;
+}
+
+std::string open_error(const fs::path& dir) {
+  try {
+    Store store(dir.string());
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(opened)";
+}
+
+}  // namespace
+
+TEST_SUITE("query") {
+
+TEST_CASE("a missing index names the directory and how to rebuild it") {
+  CHECK(open_error("/nonexistent/index") ==
+        "no index at '/nonexistent/index': not a directory (rebuild it with 'gpuerr index --kb kb "
+        "--out /nonexistent/index')");
+  const fs::path empty = test::temp_dir();
+  CHECK(open_error(empty) == "no index at '" + empty.string() +
+                                 "': 'kb.sqlite' is missing (rebuild it with 'gpuerr index --kb "
+                                 "kb --out " + empty.string() + "')");
+}
+
+TEST_CASE("an index of another schema version is refused with the rebuild command") {
+  const fs::path dir = index_copy();
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open((dir / "kb.sqlite").c_str(), &db) == SQLITE_OK);
+  sqlite3_exec(db, "UPDATE meta SET value = '999' WHERE key = 'schema_version'", nullptr, nullptr,
+               nullptr);
+  sqlite3_close(db);
+  CHECK(open_error(dir) == "index '" + dir.string() +
+                               "' has schema version 999, this gpuerr reads version 1 (rebuild "
+                               "it with 'gpuerr index --kb kb --out " + dir.string() + "')");
+}
+
+TEST_CASE("a damaged index is refused, not half read") {
+  const fs::path dir = index_copy();
+  test::write_file(dir / "kb.sqlite", "this is not a database");
+  CHECK(open_error(dir).find("(rebuild it with 'gpuerr index") != std::string::npos);
+
+  const fs::path no_xapian = index_copy();
+  fs::remove_all(no_xapian / "xapian");
+  CHECK(open_error(no_xapian).starts_with("cannot open index '" + no_xapian.string() + "': "));
+}
+
+TEST_CASE("an unknown id is no entry, not an error") {
+  CHECK(!test::bundled_store().entry("no-such-entry"));
+  CHECK(test::bundled_store().entries_with_code("no-such-code").empty());
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuerr::query
