@@ -17,7 +17,7 @@ struct NumberContext {
 const std::vector<NumberContext>& number_contexts() {
   static const std::vector<NumberContext> contexts{
       // "NVRM: Xid (PCI:0000:3b:00): 79, pid=..." and "Xid 79"
-      {"xid", new RE2(R"((?i)\bxid\b\s*(?:\(pci:[0-9a-f:.]+\))?\s*:?\s*(\d+))")},
+      {"xid", new RE2(R"((?i)\bxid\b\s*(?:\(pci:[^)]*\))?\s*:?\s*(\d+))")},
       // "CUDA error 700", "CUDA runtime error (700)", "cudaError 700", "cudaError_t = 700"
       {"cuda", new RE2(R"((?i)\bcuda(?:\s+runtime)?\s*error(?:_t)?(?:\s+code)?\s*[:=#]?\s*\(?(\d+)\b)")},
       // "(error 700)" or "error code 700" on a line that says CUDA elsewhere

@@ -13,6 +13,7 @@ namespace {
 // match alone can be trusted as much as it will ever be.
 constexpr int kTextCandidates = 20;
 constexpr double kWordsForFullTrust = 4;
+constexpr double kLettersForFullSpecificity = 60;
 
 // Confidence of each kind of evidence: an exact code and a signature each name one entry;
 // full text alone only suggests one, and never reaches certainty.
@@ -23,10 +24,24 @@ constexpr double kTextOnlyMax = 0.65;
 
 struct Evidence {
   std::string code;
-  std::string signature;
+  std::string signature;  // the most specific signature that matched
+  size_t signature_letters = 0;
   double text_score = 0;  // Xapian percent, 0..1
   double text_weight = 0; // BM25 weight relative to the best hit, 0..1
 };
+
+// How specific a signature is: its letters outside placeholders. When two signatures match,
+// "CUDA out of memory. Tried to allocate" says more than "out of memory".
+size_t literal_letters(const std::string& signature) {
+  size_t letters = 0;
+  bool in_placeholder = false;
+  for (char c : signature) {
+    if (c == '{') in_placeholder = true;
+    if (!in_placeholder && std::isalpha(static_cast<unsigned char>(c))) ++letters;
+    if (c == '}') in_placeholder = false;
+  }
+  return letters;
+}
 
 size_t word_count(const std::string& text) {
   size_t words = 0;
@@ -60,7 +75,9 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   const CompiledSignatures& sigs = store.compiled_signatures();
   for (int i : sigs.set.match(shown)) {
     Evidence& e = evidence[sigs.list[i].first];
-    if (e.signature.empty()) e.signature = sigs.list[i].second;
+    const size_t letters = literal_letters(sigs.list[i].second);
+    if (e.signature.empty() || letters > e.signature_letters)
+      e.signature = sigs.list[i].second, e.signature_letters = letters;
   }
 
   const std::string words = search_text(shown);
@@ -75,9 +92,11 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   std::vector<Match> out;
   for (const auto& [id, e] : evidence) {
     Match m{id, 0, confidence(e, query_words), e.code, e.signature, e.text_score};
-    // The evidence kinds order the result; full text breaks ties within a kind.
-    m.score = 4.0 * !e.code.empty() + 3.0 * !e.signature.empty() + 2.0 * e.text_score +
-              e.text_weight;
+    // The evidence kinds order the result; a more specific signature, then full text, break
+    // ties within a kind.
+    const double specificity = std::min(1.0, e.signature_letters / kLettersForFullSpecificity);
+    m.score = 4.0 * !e.code.empty() + 3.0 * !e.signature.empty() + 1.5 * specificity +
+              2.0 * e.text_score + e.text_weight;
     out.push_back(std::move(m));
   }
   std::stable_sort(out.begin(), out.end(),
