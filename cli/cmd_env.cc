@@ -15,7 +15,7 @@ namespace gpuerr::cli {
 namespace {
 
 struct EnvOptions {
-  std::string name;  // empty: list them all; "NAME=value" is read as NAME
+  std::string name;  // empty: list them all; "NAME=option:value" finds the option's entry
 };
 
 bool same_name(const std::string& a, const std::string& b) {
@@ -37,15 +37,21 @@ int run_env(const GlobalOptions& global, const EnvOptions& options) {
     }
     return kExitOk;
   }
-  const std::string wanted = options.name.substr(0, options.name.find('='));
-  std::vector<std::string> names;
-  for (const Entry& e : vars) {
-    if (same_name(e.env_name, wanted) || e.id == wanted) {
+  // Most specific first: the whole text, then "VAR=option" (an allocator option), then VAR.
+  const std::string whole = options.name;
+  const std::string option = whole.substr(0, whole.find(':', whole.find('=')));
+  const std::string wanted = whole.substr(0, whole.find('='));
+  for (const std::string& key : {whole, option, wanted}) {
+    for (const Entry& e : vars) {
+      if (!same_name(e.env_name.substr(0, e.env_name.find(':', e.env_name.find('='))), key) &&
+          !same_name(e.env_name, key) && e.id != key)
+        continue;
       global.json ? print_json(std::cout, entry_json(e)) : print_entry_text(std::cout, e);
       return kExitOk;
     }
-    names.push_back(e.env_name);
   }
+  std::vector<std::string> names;
+  for (const Entry& e : vars) names.push_back(e.env_name);
   const std::string near = query::closest_name(wanted, names);
   throw Error("no variable '" + wanted + "' in the index" +
               (near.empty() ? " (see 'gpuerr env')" : " (did you mean '" + near + "'?)"));

@@ -39,7 +39,7 @@ int run_index(const IndexOptions& options) {
               << " in the kb\n";
     return kExitNoMatch;
   }
-  indexer::write_index(catalogue.entries, options.out_dir);
+  indexer::write_index(catalogue.entries, options.out_dir, catalogue.documented);
   std::cout << "indexed " << catalogue.entries.size() << " entries into " << options.out_dir
             << '\n';
   return kExitOk;

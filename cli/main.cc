@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   add_list_command(app, global, run);
   add_env_command(app, global, run);
   add_faq_command(app, global, run);
+  add_stats_command(app, global, run);
   add_index_command(app, run);
   add_lint_command(app, run);
   try {

@@ -39,6 +39,7 @@ void add_show_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_list_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_env_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_faq_command(CLI::App& app, const GlobalOptions& global, Runner& run);
+void add_stats_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_index_command(CLI::App& app, Runner& run);
 void add_lint_command(CLI::App& app, Runner& run);
 

@@ -43,6 +43,14 @@ struct Entry {
   std::string layer;      // "bundled" or the overlay directory it came from
 };
 
+/// A code that a family's public documentation lists, so the catalogue should have an entry for
+/// it (kb/coverage/<family>.tsv).
+struct DocumentedCode {
+  std::string family;  // e.g. "cuda-runtime", "xid", "cublas"
+  std::string code;    // as entries write it: "cuda:700", "xid:79", "CUBLAS_STATUS_NOT_INITIALIZED"
+  std::string name;    // the documented name, e.g. "cudaErrorIllegalAddress"
+};
+
 /// A problem in kb/ content, reported as "file:line: message".
 struct Diagnostic {
   std::string file;

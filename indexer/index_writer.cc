@@ -91,7 +91,8 @@ void write_lists(sqlite3* db, const Entry& e) {
     source.run(e.id, i, e.sources[i].title, e.sources[i].url);
 }
 
-void write_sqlite(const std::vector<Entry>& entries, const std::string& path) {
+void write_sqlite(const std::vector<Entry>& entries, const std::vector<DocumentedCode>& documented,
+                  const std::string& path) {
   sqlite3* db = nullptr;
   const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
                                  nullptr);
@@ -113,6 +114,8 @@ void write_sqlite(const std::vector<Entry>& entries, const std::string& path) {
                 e.body_html, e.file, e.layer);
       write_lists(db, e);
     }
+    Insert code(db, "INSERT INTO documented_codes VALUES (?, ?, ?)");
+    for (const DocumentedCode& d : documented) code.run(d.family, d.code, d.name);
   }
   check(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), db, "writing '" + path + "'");
   check(sqlite3_close(owner.release()), nullptr, "closing '" + path + "'");
@@ -197,7 +200,8 @@ void swap_into_place(const fs::path& fresh, const fs::path& out) {
 
 }  // namespace
 
-void write_index(const std::vector<Entry>& entries, const std::string& out_dir) {
+void write_index(const std::vector<Entry>& entries, const std::string& out_dir,
+                 const std::vector<DocumentedCode>& documented) {
   const fs::path out = fs::path(out_dir).lexically_normal();
   if (!is_replaceable(out))
     throw Error("writing the index to '" + out_dir +
@@ -209,7 +213,7 @@ void write_index(const std::vector<Entry>& entries, const std::string& out_dir) 
     throw Error("creating '" + tmp.string() + "': " + (ec ? ec.message() : "it already exists"));
   try {
     write_xapian(entries, (tmp / schema::kXapianDir).string());
-    write_sqlite(entries, (tmp / schema::kSqliteFile).string());
+    write_sqlite(entries, documented, (tmp / schema::kSqliteFile).string());
     swap_into_place(tmp, out);
   } catch (...) {
     fs::remove_all(tmp, ec);

@@ -13,6 +13,7 @@ namespace gpuerr::indexer {
 /// directory and then swapped into place in one rename, so a reader sees the old index or the
 /// new one, never half of one. Refuses to replace a directory that is neither empty nor an
 /// index. Throws gpuerr::Error on any I/O, SQLite or Xapian failure, leaving `out_dir` as it was.
-void write_index(const std::vector<Entry>& entries, const std::string& out_dir);
+void write_index(const std::vector<Entry>& entries, const std::string& out_dir,
+                 const std::vector<DocumentedCode>& documented = {});
 
 }  // namespace gpuerr::indexer

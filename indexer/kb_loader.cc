@@ -282,6 +282,46 @@ std::string read_file(const fs::path& path) {
 
 }  // namespace
 
+std::vector<DocumentedCode> parse_coverage(const std::string& file, std::string_view text,
+                                           std::vector<Diagnostic>& problems) {
+  std::vector<DocumentedCode> out;
+  const std::string family = fs::path(file).stem().string();
+  int line_number = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_number;
+    if (line.empty() || line.starts_with("#")) continue;
+    const size_t tab = line.find('\t');
+    if (tab == std::string_view::npos || tab == 0) {
+      problems.push_back({file, line_number, "expected 'code<TAB>name'"});
+      continue;
+    }
+    out.push_back({family, std::string(line.substr(0, tab)), std::string(line.substr(tab + 1))});
+  }
+  return out;
+}
+
+namespace {
+
+void load_coverage(const fs::path& dir, KbContent& out) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;
+  std::vector<fs::path> files;
+  for (const fs::directory_entry& f : fs::directory_iterator(dir, ec))
+    if (f.path().extension() == ".tsv" && f.is_regular_file(ec)) files.push_back(f.path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) {
+    std::vector<DocumentedCode> codes = parse_coverage(f.string(), read_file(f), out.problems);
+    out.documented.insert(out.documented.end(), codes.begin(), codes.end());
+  }
+}
+
+}  // namespace
+
 KbContent load_kb(const std::string& dir, const std::string& layer) {
   KbContent out;
   const std::array<std::pair<const char*, Kind>, 3> folders{
@@ -303,6 +343,7 @@ KbContent load_kb(const std::string& dir, const std::string& layer) {
       out.entries.push_back(std::move(p));
     }
   }
+  load_coverage(fs::path(dir) / "coverage", out);
   if (!any_folder)
     out.problems.push_back({dir, 0, "no errors/, env/ or faq/ folder: not a kb directory"});
   return out;

@@ -25,6 +25,7 @@ struct ParsedEntry {
 /// The entries read from kb/ directories and every problem found in them on the way.
 struct KbContent {
   std::vector<ParsedEntry> entries;  // files with problems are still here, as far as they parsed
+  std::vector<DocumentedCode> documented;  // from coverage/*.tsv
   std::vector<Diagnostic> problems;
 };
 
@@ -34,8 +35,13 @@ struct KbContent {
 ParsedEntry parse_entry(const std::string& file, Kind kind, std::string_view text,
                         std::vector<Diagnostic>& problems);
 
+/// Parses one coverage file (`code<TAB>name` lines, `#` comments); the family is the file's
+/// stem. A line without a tab is a problem.
+std::vector<DocumentedCode> parse_coverage(const std::string& file, std::string_view text,
+                                           std::vector<Diagnostic>& problems);
+
 /// Reads every `*.md` under `dir`/errors, `dir`/env and `dir`/faq, in name order, and tags each
-/// entry with `layer`. A directory with none of those folders is a problem, not an exception.
+/// entry with `layer`; and every `dir`/coverage/*.tsv. A directory with none of those folders is a problem, not an exception.
 /// Throws gpuerr::Error only when a file cannot be read.
 KbContent load_kb(const std::string& dir, const std::string& layer);
 

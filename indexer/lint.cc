@@ -37,6 +37,23 @@ void check_related(const std::vector<ParsedEntry>& entries, std::vector<Diagnost
   }
 }
 
+// A code names one entry; two entries claiming it would both be "certain". Within a layer that
+// is a problem; an overlay that redefines the same id takes the code over legitimately.
+void check_codes(const std::vector<ParsedEntry>& entries, std::vector<Diagnostic>& out) {
+  std::map<std::string, const ParsedEntry*> owner;  // lower-case code -> first entry with it
+  for (const ParsedEntry& p : entries) {
+    for (const std::string& code : p.entry.codes) {
+      std::string key = code;
+      for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      auto [it, fresh] = owner.emplace(key, &p);
+      if (!fresh && it->second->entry.id != p.entry.id)
+        out.push_back({p.entry.file, field_line(p, "codes"),
+                       "code '" + code + "' is also a code of '" + it->second->entry.id + "' (" +
+                           it->second->entry.file + ")"});
+    }
+  }
+}
+
 // Returns false when a signature does not compile, so the examples are not checked against a
 // set that is missing one.
 bool check_signatures(const ParsedEntry& p, std::vector<Diagnostic>& out) {
@@ -66,6 +83,7 @@ std::vector<Diagnostic> lint(const std::vector<ParsedEntry>& entries) {
   std::vector<Diagnostic> out;
   check_duplicates(entries, out);
   check_related(entries, out);
+  check_codes(entries, out);
   for (const ParsedEntry& p : entries)
     if (check_signatures(p, out)) check_examples(p, out);
   return out;
@@ -78,6 +96,7 @@ Catalogue read_catalogue(const std::vector<std::string>& dirs) {
     KbContent layer = load_kb(dir, dir);
     std::move(layer.entries.begin(), layer.entries.end(), std::back_inserter(parsed));
     out.problems.insert(out.problems.end(), layer.problems.begin(), layer.problems.end());
+    out.documented.insert(out.documented.end(), layer.documented.begin(), layer.documented.end());
   }
   const std::vector<Diagnostic> cross = lint(parsed);
   out.problems.insert(out.problems.end(), cross.begin(), cross.end());

@@ -18,6 +18,7 @@ std::vector<Diagnostic> lint(const std::vector<ParsedEntry>& entries);
 /// The catalogue read from kb/ directories: the first is the base, each later one an overlay.
 struct Catalogue {
   std::vector<Entry> entries;  // one per id, the last layer's, in id order
+  std::vector<DocumentedCode> documented;  // every layer's coverage lists
   std::vector<Diagnostic> problems;
 };
 

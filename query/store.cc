@@ -234,6 +234,13 @@ std::vector<std::string> Store::entries_with_code(const std::string& code_key) c
                         code_key);
 }
 
+std::vector<DocumentedCode> Store::documented_codes() const {
+  std::vector<DocumentedCode> out;
+  Rows rows(impl_->db, "SELECT family, code, name FROM documented_codes ORDER BY family, rowid");
+  while (rows.next()) out.push_back({rows.text(0), rows.text(1), rows.text(2)});
+  return out;
+}
+
 std::vector<std::pair<std::string, std::string>> Store::signatures() const {
   std::vector<std::pair<std::string, std::string>> out;
   Rows rows(impl_->db,

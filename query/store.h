@@ -62,6 +62,9 @@ class Store {
   /// "xid:79"), in id order; empty when no entry has it.
   std::vector<std::string> entries_with_code(const std::string& code_key) const;
 
+  /// The codes the coverage lists say the catalogue should have, by family then file order.
+  std::vector<DocumentedCode> documented_codes() const;
+
   /// Every signature of every error entry as (entry id, signature), in a stable order.
   std::vector<std::pair<std::string, std::string>> signatures() const;
 

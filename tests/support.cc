@@ -64,7 +64,7 @@ const fs::path& bundled_index() {
     if (!catalogue.problems.empty())
       throw std::runtime_error("bundled kb has problems: " + to_string(catalogue.problems[0]));
     const fs::path out = temp_dir() / "index";
-    indexer::write_index(catalogue.entries, out.string());
+    indexer::write_index(catalogue.entries, out.string(), catalogue.documented);
     return out;
   }();
   return dir;

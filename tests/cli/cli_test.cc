@@ -41,6 +41,7 @@ TEST_CASE("exit codes: 0 answered, 1 no confident match, 2 error") {
       {"unknown id", with_index({"show", "no-such-entry"}), "", 2},
       {"known id", with_index({"show", "misaligned-address"}), "", 0},
       {"env variable", with_index({"env", "cuda_launch_blocking=1"}), "", 0},
+      {"unknown variable", with_index({"env", "NO_SUCH_VARIABLE"}), "", 2},
       {"unknown category", with_index({"list", "--category", "nonsense"}), "", 2},
   };
   for (const Case& c : cases) {
@@ -76,6 +77,27 @@ TEST_CASE("text output puts the first action and the show command on screen") {
   CHECK(r.out.starts_with("1. CUDA error: misaligned address"));
   CHECK(r.out.find("   First: ") != std::string::npos);
   CHECK(r.out.find("gpuerr show misaligned-address") != std::string::npos);
+}
+
+TEST_CASE("stats --json lists families with their counts and missing codes") {
+  const test::Run r = run_gpuerr(with_index({"stats", "--json"}));
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  REQUIRE(j["families"].is_array());
+  bool saw_xid = false;
+  for (const nlohmann::json& f : j["families"]) {
+    CHECK(f["entries"].is_number());
+    CHECK(f["missing"].is_array());
+    saw_xid = saw_xid || f["family"] == "xid";
+  }
+  CHECK(saw_xid);
+}
+
+TEST_CASE("env finds an allocator option's own entry before the variable's") {
+  CHECK(run_gpuerr(with_index({"env", "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"}))
+            .out.find("id: pytorch-alloc-expandable-segments") != std::string::npos);
+  CHECK(run_gpuerr(with_index({"env", "PYTORCH_CUDA_ALLOC_CONF"}))
+            .out.find("id: pytorch-cuda-alloc-conf") != std::string::npos);
 }
 
 TEST_CASE("errors are one line on stderr, with the fix") {

@@ -61,6 +61,19 @@ TEST_CASE("each cross-entry problem is reported word for word") {
   }
 }
 
+TEST_CASE("a code claimed by two entries is reported at the second") {
+  const auto kb = test::temp_dir();
+  std::string a = error_entry("a", "x failed", "x failed");
+  std::string b = error_entry("b", "y failed", "y failed");
+  a.insert(a.find("signatures:"), "codes: [cudaErrorX, \"cuda:1\"]\n");
+  b.insert(b.find("signatures:"), "codes: [\"CUDA:1\"]\n");
+  test::write_file(kb / "errors" / "a.md", a);
+  test::write_file(kb / "errors" / "b.md", b);
+  const std::vector<std::string> messages = lint_messages(kb);
+  REQUIRE(messages.size() == 1);
+  CHECK(messages[0].starts_with("b.md:5: code 'CUDA:1' is also a code of 'a' ("));
+}
+
 TEST_CASE("an id defined twice in one kb is a duplicate; in an overlay it overrides") {
   const auto kb = test::temp_dir();
   test::write_file(kb / "errors" / "a.md", error_entry("a", "x failed", "x failed"));

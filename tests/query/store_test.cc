@@ -50,7 +50,7 @@ TEST_CASE("an index of another schema version is refused with the rebuild comman
                nullptr);
   sqlite3_close(db);
   CHECK(open_error(dir) == "index '" + dir.string() +
-                               "' has schema version 999, this gpuerr reads version 1 (rebuild "
+                               "' has schema version 999, this gpuerr reads version 2 (rebuild "
                                "it with 'gpuerr index --kb kb --out " + dir.string() + "')");
 }
 

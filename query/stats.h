@@ -1,0 +1,26 @@
+// Catalogue statistics: entries per family, and which documented codes still lack an entry.
+// Reads the index only.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "query/store.h"
+
+namespace gpuerr::query {
+
+/// One family's coverage. Families come from kb/coverage/ (cuda-runtime, xid, cublas, ...);
+/// entries whose codes belong to none are counted under "other: <category>", and variables and
+/// questions under "env" and "faq".
+struct FamilyStats {
+  std::string family;
+  int entries = 0;
+  int documented = 0;                   // codes the family's list holds; 0 for "other"
+  std::vector<DocumentedCode> missing;  // documented codes no entry has, in list order
+};
+
+/// Every family, documented families first in name order, then the others. Empty for an empty
+/// index.
+std::vector<FamilyStats> catalogue_stats(const Store& store);
+
+}  // namespace gpuerr::query
