@@ -22,10 +22,14 @@ int run_show(const GlobalOptions& global, const ShowOptions& options) {
   const query::Store store(index_dir(global));
   const std::optional<Entry> entry = store.entry(options.id);
   if (!entry) throw Error(query::unknown_id_message(options.id, store.ids()));
-  if (global.json)
-    print_json(std::cout, entry_json(*entry));
-  else
-    print_entry_text(std::cout, *entry);
+  const std::vector<std::string> back = store.referenced_by(entry->id);
+  if (global.json) {
+    nlohmann::ordered_json out = entry_json(*entry);
+    out["referenced_by"] = back;
+    print_json(std::cout, out);
+  } else {
+    print_entry_text(std::cout, *entry, back);
+  }
   return kExitOk;
 }
 

@@ -43,7 +43,8 @@ void print_lookup_text(std::ostream& out, const std::vector<Answer>& confident,
   }
 }
 
-void print_entry_text(std::ostream& out, const Entry& e) {
+void print_entry_text(std::ostream& out, const Entry& e,
+                      const std::vector<std::string>& referenced_by) {
   out << e.title << '\n' << "id: " << e.id << "  kind: " << kind_name(e.kind);
   if (!e.category.empty()) out << "  category: " << e.category;
   out << '\n';
@@ -65,6 +66,7 @@ void print_entry_text(std::ostream& out, const Entry& e) {
   if (!e.body_markdown.empty() && e.body_markdown.back() != '\n') out << '\n';
   print_list(out, "Example messages:", e.examples, false);
   print_list(out, "Related:", e.related, false);
+  print_list(out, "Referenced by:", referenced_by, false);
   std::vector<std::string> sources;
   for (const Source& s : e.sources) sources.push_back(s.title + " <" + s.url + ">");
   print_list(out, "Sources:", sources, false);

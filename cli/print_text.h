@@ -14,8 +14,9 @@ namespace gpuerr::cli {
 void print_lookup_text(std::ostream& out, const std::vector<Answer>& confident,
                        const std::vector<Answer>& closest);
 
-/// The whole entry, as `gpuerr show` prints it.
-void print_entry_text(std::ostream& out, const Entry& entry);
+/// The whole entry, as `gpuerr show` prints it, with the ids of the entries that link to it.
+void print_entry_text(std::ostream& out, const Entry& entry,
+                      const std::vector<std::string>& referenced_by = {});
 
 /// One line per entry: id, category or kind, title.
 void print_entry_list_text(std::ostream& out, const std::vector<Entry>& entries);

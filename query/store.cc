@@ -222,6 +222,11 @@ std::vector<Entry> Store::entries(std::optional<Kind> kind) const {
   return out;
 }
 
+std::vector<std::string> Store::referenced_by(const std::string& id) const {
+  return impl_->strings(
+      "SELECT DISTINCT entry_id FROM related WHERE related_id = ? ORDER BY entry_id", id);
+}
+
 std::vector<std::string> Store::ids() const {
   std::vector<std::string> out;
   Rows rows(impl_->db, "SELECT id FROM entries ORDER BY id");

@@ -55,6 +55,10 @@ class Store {
   /// Every entry of `kind` (all kinds when nullopt), in id order; bodies included.
   std::vector<Entry> entries(std::optional<Kind> kind = std::nullopt) const;
 
+  /// Ids of the entries that list `id` among their related entries, in id order: the links back,
+  /// so a variable's page shows the errors that point at it without its author listing them.
+  std::vector<std::string> referenced_by(const std::string& id) const;
+
   /// Every id in the index, in id order (for "did you mean").
   std::vector<std::string> ids() const;
 

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <sqlite3.h>
 
 #include "indexer/error.h"
@@ -62,6 +64,17 @@ TEST_CASE("a damaged index is refused, not half read") {
   const fs::path no_xapian = index_copy();
   fs::remove_all(no_xapian / "xapian");
   CHECK(open_error(no_xapian).starts_with("cannot open index '" + no_xapian.string() + "': "));
+}
+
+TEST_CASE("links back are the entries that list an id as related") {
+  const std::vector<std::string> back = test::bundled_store().referenced_by("cuda-launch-blocking");
+  CHECK(std::find(back.begin(), back.end(), "illegal-memory-access") != back.end());
+  for (const std::string& id : back) {
+    const auto e = test::bundled_store().entry(id);
+    REQUIRE(e);
+    CHECK(std::find(e->related.begin(), e->related.end(), "cuda-launch-blocking") !=
+          e->related.end());
+  }
 }
 
 TEST_CASE("an unknown id is no entry, not an error") {
