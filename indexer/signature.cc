@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <mutex>
 
 #include <re2/re2.h>
-#include <re2/set.h>
 
 #include "indexer/error.h"
 
@@ -93,22 +94,111 @@ std::string signature_problem(std::string_view signature) {
   }
 }
 
+namespace {
+
+std::string ascii_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The longest space-free piece of `literal_runs`, lower-cased: a word the text must contain for
+// the signature to match. Empty when there is none.
+std::string longest_token(const std::vector<std::string>& literal_runs) {
+  std::string best;
+  for (const std::string& run : literal_runs) {
+    size_t i = 0;
+    while (i < run.size()) {
+      while (i < run.size() && is_space(run[i])) ++i;
+      size_t end = i;
+      while (end < run.size() && !is_space(run[end])) ++end;
+      if (end - i > best.size()) best = run.substr(i, end - i);
+      i = end;
+    }
+  }
+  return ascii_lower(best);
+}
+
+// Literal runs of a raw regular expression that every match must contain; empty when optional
+// parts (alternation, an optional group) make that hard to tell.
+std::vector<std::string> required_literals(std::string_view re) {
+  for (std::string_view risky : {"|", ")?", ")*", "){0", ")+?"})
+    if (re.find(risky) != std::string_view::npos) return {};
+  std::vector<std::string> runs(1);
+  auto cut = [&] { if (!runs.back().empty()) runs.emplace_back(); };
+  for (size_t i = 0; i < re.size(); ++i) {
+    const char c = re[i];
+    if (c == '\\' && i + 1 < re.size()) {
+      if (std::isalnum(static_cast<unsigned char>(re[i + 1]))) cut();  // \b, \d, \n, ...
+      else runs.back() += re[i + 1];                                   // \( is a literal '('
+      ++i;
+    } else if (c == '[') {
+      cut();
+      i = re.find(']', i + 2);
+      if (i == std::string_view::npos) return {};
+    } else if (c == '?' || c == '*' || c == '{') {
+      if (!runs.back().empty()) runs.back().pop_back();  // the quantified atom is optional
+      cut();
+      if (c == '{') i = std::min(re.find('}', i), re.size());
+    } else if (c == '(' && i + 1 < re.size() && re[i + 1] == '?') {
+      cut();
+      while (i < re.size() && re[i] != ':' && re[i] != ')') ++i;  // (?i) or (?:
+    } else if (std::string_view("()^$.+").find(c) != std::string_view::npos) {
+      cut();
+    } else {
+      runs.back() += c;
+    }
+  }
+  return runs;
+}
+
+// The literal text of a placeholder signature, as runs between placeholders.
+std::vector<std::string> placeholder_literals(std::string_view signature) {
+  std::vector<std::string> runs(1);
+  for (size_t i = 0; i < signature.size(); ++i) {
+    const char c = signature[i];
+    if ((c == '{' || c == '}') && i + 1 < signature.size() && signature[i + 1] == c) {
+      runs.back() += c;
+      ++i;
+    } else if (c == '{') {
+      i = std::min(signature.find('}', i), signature.size());
+      runs.emplace_back();
+    } else {
+      runs.back() += c;
+    }
+  }
+  return runs;
+}
+
+}  // namespace
+
+std::string signature_anchor(std::string_view signature) {
+  if (signature.starts_with(kRawPrefix))
+    return longest_token(required_literals(signature.substr(kRawPrefix.size())));
+  return longest_token(placeholder_literals(signature));
+}
+
+// Each signature is compiled only when its anchor word occurs in a text being matched: a
+// lookup touches a handful of the catalogue's signatures, so compiling all of them at start-up
+// (an RE2::Set of a thousand patterns, about 40 ms) would cost more than the whole lookup.
 struct SignatureSet::Impl {
-  RE2::Set set{matcher_options(), RE2::UNANCHORED};
-  size_t count = 0;
+  struct Pattern {
+    std::string regex;
+    std::string anchor;  // lower-case; empty: always try
+    std::once_flag compiled;
+    std::unique_ptr<RE2> re;
+  };
+  std::vector<std::unique_ptr<Pattern>> patterns;
 };
 
 SignatureSet::SignatureSet(const std::vector<std::string>& signatures)
     : impl_(std::make_unique<Impl>()) {
   for (const std::string& s : signatures) {
-    std::string why;
-    if (impl_->set.Add(signature_to_regex(s), &why) < 0)
-      throw Error("compiling signature '" + s + "': " + why);
-    ++impl_->count;
+    auto p = std::make_unique<Impl::Pattern>();
+    p->regex = signature_to_regex(s);
+    p->anchor = signature_anchor(s);
+    impl_->patterns.push_back(std::move(p));
   }
-  if (!impl_->set.Compile())
-    throw Error("compiling " + std::to_string(signatures.size()) +
-                " signatures: out of memory for the matcher");
 }
 
 SignatureSet::~SignatureSet() = default;
@@ -117,9 +207,15 @@ SignatureSet& SignatureSet::operator=(SignatureSet&&) noexcept = default;
 
 std::vector<int> SignatureSet::match(std::string_view text) const {
   std::vector<int> hits;
-  if (impl_->count == 0) return hits;
-  impl_->set.Match(text, &hits);
-  std::sort(hits.begin(), hits.end());
+  const std::string lower = ascii_lower(text);
+  const re2::StringPiece input(text.data(), text.size());
+  for (size_t i = 0; i < impl_->patterns.size(); ++i) {
+    Impl::Pattern& p = *impl_->patterns[i];
+    if (!p.anchor.empty() && lower.find(p.anchor) == std::string::npos) continue;
+    std::call_once(p.compiled, [&p] { p.re = std::make_unique<RE2>(p.regex, matcher_options()); });
+    // A signature that does not compile never matches; the lint reports it before indexing.
+    if (p.re->ok() && RE2::PartialMatch(input, *p.re)) hits.push_back(static_cast<int>(i));
+  }
   return hits;
 }
 

@@ -1,5 +1,5 @@
 // Signatures: message shapes with placeholders ({n}, {hex}, {size}, ...) or raw RE2 patterns
-// ("re:..."), compiled once into one multi-pattern matcher. Shared by the lint (does each example
+// ("re:..."), compiled on demand behind a literal prefilter. Shared by the lint (does each example
 // match?) and by lookup (which entries does this text match?). Knows nothing of entries.
 #pragma once
 
@@ -17,14 +17,20 @@ std::string signature_to_regex(std::string_view signature);
 /// Why `signature` does not compile, or an empty string when it does.
 std::string signature_problem(std::string_view signature);
 
-/// Many signatures compiled once; matching is case-insensitive and finds each signature
-/// anywhere in the text.
+/// A lower-case word that any text the signature matches must contain (e.g. "misaligned" for
+/// "CUDA error: misaligned address"), used to skip signatures cheaply; empty when none can be
+/// told, as for a raw pattern with alternatives.
+std::string signature_anchor(std::string_view signature);
+
+/// Many signatures, each compiled once, on first need; matching is case-insensitive and finds
+/// each signature anywhere in the text. Safe to share between threads.
 ///
 ///     const SignatureSet set({"misaligned address", "Tried to allocate {size}"});
 ///     set.match("CUDA error: misaligned address");  // {0}
 class SignatureSet {
  public:
-  /// Throws gpuerr::Error if any signature does not compile (the lint reports those first).
+  /// Throws gpuerr::Error if a signature's placeholders are malformed. A raw pattern that RE2
+  /// rejects never matches (the lint reports those first).
   explicit SignatureSet(const std::vector<std::string>& signatures);
   ~SignatureSet();
   SignatureSet(SignatureSet&&) noexcept;

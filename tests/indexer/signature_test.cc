@@ -40,6 +40,25 @@ TEST_CASE("a set reports every signature found, by position") {
   CHECK(SignatureSet({}).match("anything").empty());
 }
 
+TEST_CASE("the anchor is a word every match must contain") {
+  struct Case {
+    std::string signature, anchor;
+  };
+  const Case cases[] = {
+      {"CUDA error: misaligned address", "misaligned"},
+      {"Tried to allocate {size}", "allocate"},
+      {"{path}:{n}: block: [{n},{n},{n}]", "block:"},
+      {"re:Xid \\(PCI:[^)]*\\): 79\\b", "(pci:"},
+      {"re:colou?r scheme", "scheme"},       // 'u' is optional, so "colou" cannot be the anchor
+      {"re:(foo|bar) failed", ""},           // alternatives: no single required word
+      {"re:\\d+", ""},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.signature);
+    CHECK(signature_anchor(c.signature) == c.anchor);
+  }
+}
+
 TEST_CASE("a signature that does not compile says why") {
   CHECK(signature_problem("ok {n}") == "");
   CHECK(signature_problem("x {nope}") ==
@@ -47,7 +66,8 @@ TEST_CASE("a signature that does not compile says why") {
   CHECK(signature_problem("x {n") == "unclosed '{' at column 3");
   CHECK(signature_problem("x }") == "unmatched '}' at column 3 (write '}}' for a brace)");
   CHECK(signature_problem("   ") == "empty signature");
-  CHECK_THROWS_AS(SignatureSet({"re:("}), Error);
+  CHECK(SignatureSet({"re:(", "ok"}).match("ok (") == std::vector<int>{1});  // never matches
+  CHECK_THROWS_AS(SignatureSet({"x {nope}"}), Error);
 }
 
 }  // TEST_SUITE
