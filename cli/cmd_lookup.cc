@@ -9,6 +9,8 @@
 #include "cli/print_json.h"
 #include "cli/print_text.h"
 #include "cli/runner.h"
+#include "indexer/error.h"
+#include "indexer/limits.h"
 #include "query/lookup.h"
 
 namespace gpuerr::cli {
@@ -22,10 +24,18 @@ struct LookupOptions {
 constexpr size_t kClosestShown = 3;
 
 std::string message_of(const LookupOptions& options) {
-  if (options.text.empty() || (options.text.size() == 1 && options.text[0] == "-"))
-    return read_stdin();
+  const std::string too_large =
+      "the message is larger than " + std::to_string(limits::kMaxLookupBytes >> 10) +
+      " KiB; lookup reads one paste, so pass the lines around the error (e.g. 'tail -n 200 LOG "
+      "| gpuerr')";
+  if (options.text.empty() || (options.text.size() == 1 && options.text[0] == "-")) {
+    std::optional<std::string> text = read_stdin(limits::kMaxLookupBytes);
+    if (!text) throw Error(too_large);
+    return std::move(*text);
+  }
   std::string message;
   for (const std::string& part : options.text) message += (message.empty() ? "" : " ") + part;
+  if (message.size() > limits::kMaxLookupBytes) throw Error(too_large);
   return message;
 }
 

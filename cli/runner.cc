@@ -2,10 +2,14 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
+
+#include "indexer/error.h"
 
 namespace gpuerr::cli {
 
@@ -18,9 +22,19 @@ std::string index_dir(const GlobalOptions& options) {
   return (base / GPUERR_INDEX_RELATIVE).lexically_normal().string();
 }
 
-std::string read_stdin() {
-  std::ios::sync_with_stdio(false);
-  return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+std::optional<std::string> read_stdin(size_t limit) {
+  std::string text;
+  char chunk[1 << 16];
+  ssize_t n;
+  while ((n = ::read(STDIN_FILENO, chunk, sizeof chunk)) != 0) {
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw Error(std::string("reading standard input: ") + std::strerror(errno));
+    }
+    text.append(chunk, static_cast<size_t>(n));
+    if (text.size() > limit) return std::nullopt;
+  }
+  return text;
 }
 
 }  // namespace gpuerr::cli

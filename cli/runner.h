@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace CLI {
@@ -30,8 +31,9 @@ struct GlobalOptions {
 /// installed alike).
 std::string index_dir(const GlobalOptions& options);
 
-/// Reads all of standard input (the message when none is given on the command line).
-std::string read_stdin();
+/// Reads standard input (the message when none is given on the command line), at most `limit`
+/// bytes; returns nullopt, having read no more than limit + 1 bytes, when there is more.
+std::optional<std::string> read_stdin(size_t limit);
 
 // One function per subcommand, each in cli/cmd_<name>.cc.
 void add_lookup_command(CLI::App& app, const GlobalOptions& global, Runner& run);

@@ -1,6 +1,8 @@
 #include "indexer/kb_loader.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <array>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +13,7 @@
 
 #include "indexer/body.h"
 #include "indexer/error.h"
+#include "indexer/limits.h"
 
 namespace gpuerr::indexer {
 namespace {
@@ -124,9 +127,18 @@ class FieldReader {
     problems_.push_back({file_, line, std::move(message)});
   }
 
+  // Long text is reported, not cut: a silently shortened signature would match the wrong things.
+  bool too_long(std::string_view name, const std::string& value, int line) {
+    if (value.size() <= limits::kMaxFieldBytes) return false;
+    problem(line, "'" + std::string(name) + "' is longer than " +
+                      std::to_string(limits::kMaxFieldBytes) + " bytes");
+    return true;
+  }
+
   void text_field(std::string_view name, const YAML::Node& node, int line) {
     if (!node.IsScalar()) return problem(line, "'" + std::string(name) + "' must be text");
     const std::string value = node.Scalar();
+    if (too_long(name, value, line)) return;
     Entry& e = out_.entry;
     if (name == "id") e.id = value;
     else if (name == "title") e.title = value;
@@ -154,6 +166,7 @@ class FieldReader {
         problem(line_of(item), "each item of '" + std::string(name) + "' must be text");
         continue;
       }
+      if (too_long(name, item.Scalar(), line_of(item))) continue;
       target->push_back(item.Scalar());
       if (lines) lines->push_back(line_of(item));
     }
@@ -271,12 +284,28 @@ ParsedEntry parse_entry(const std::string& file, Kind kind, std::string_view tex
 
 namespace {
 
-std::string read_file(const fs::path& path) {
+// The file's text, or nullopt with a problem recorded: a kb file that cannot be read (a symlink
+// loop, a directory named .md, no permission) or is too large is reported with the others.
+std::optional<std::string> read_file(const fs::path& path, std::vector<Diagnostic>& problems) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) {
+    problems.push_back({path.string(), 0, "cannot read the file: " + ec.message()});
+    return std::nullopt;
+  }
+  if (size > limits::kMaxKbFileBytes) {
+    problems.push_back({path.string(), 0, "the file is larger than " +
+                                              std::to_string(limits::kMaxKbFileBytes >> 10) +
+                                              " KiB; split the entry or shorten it"});
+    return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("reading kb file '" + path.string() + "': cannot open it");
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw Error("reading kb file '" + path.string() + "': read failed");
+  if (!in || in.bad()) {
+    problems.push_back({path.string(), 0, std::string("cannot read the file: ") + std::strerror(errno)});
+    return std::nullopt;
+  }
   return text.str();
 }
 
@@ -315,7 +344,9 @@ void load_coverage(const fs::path& dir, KbContent& out) {
     if (f.path().extension() == ".tsv" && f.is_regular_file(ec)) files.push_back(f.path());
   std::sort(files.begin(), files.end());
   for (const fs::path& f : files) {
-    std::vector<DocumentedCode> codes = parse_coverage(f.string(), read_file(f), out.problems);
+    const std::optional<std::string> text = read_file(f, out.problems);
+    if (!text) continue;
+    std::vector<DocumentedCode> codes = parse_coverage(f.string(), *text, out.problems);
     out.documented.insert(out.documented.end(), codes.begin(), codes.end());
   }
 }
@@ -333,12 +364,15 @@ KbContent load_kb(const std::string& dir, const std::string& layer) {
     if (!fs::is_directory(sub, ec)) continue;
     any_folder = true;
     std::vector<fs::path> files;
+    // Every *.md is taken, whatever it is, so that one that cannot be read is reported.
     for (const fs::directory_entry& f : fs::directory_iterator(sub, ec))
-      if (f.path().extension() == ".md" && f.is_regular_file(ec)) files.push_back(f.path());
+      if (f.path().extension() == ".md") files.push_back(f.path());
     if (ec) throw Error("listing kb folder '" + sub.string() + "': " + ec.message());
     std::sort(files.begin(), files.end());
     for (const fs::path& f : files) {
-      ParsedEntry p = parse_entry(f.string(), kind, read_file(f), out.problems);
+      const std::optional<std::string> text = read_file(f, out.problems);
+      if (!text) continue;
+      ParsedEntry p = parse_entry(f.string(), kind, *text, out.problems);
       p.entry.layer = layer;
       out.entries.push_back(std::move(p));
     }

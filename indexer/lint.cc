@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "indexer/limits.h"
 #include "indexer/signature.h"
 
 namespace gpuerr::indexer {
@@ -98,6 +99,10 @@ Catalogue read_catalogue(const std::vector<std::string>& dirs) {
     out.problems.insert(out.problems.end(), layer.problems.begin(), layer.problems.end());
     out.documented.insert(out.documented.end(), layer.documented.begin(), layer.documented.end());
   }
+  if (parsed.size() > limits::kMaxEntries)
+    out.problems.push_back({dirs.empty() ? "" : dirs.back(), 0,
+                            std::to_string(parsed.size()) + " entries; an index holds at most " +
+                                std::to_string(limits::kMaxEntries)});
   const std::vector<Diagnostic> cross = lint(parsed);
   out.problems.insert(out.problems.end(), cross.begin(), cross.end());
   std::stable_sort(out.problems.begin(), out.problems.end(),

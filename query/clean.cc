@@ -10,7 +10,8 @@ namespace {
 // Patterns for the parts of a line that vary; each is replaced by a space. Order matters:
 // timestamps before numbers, paths before words.
 const std::array<const RE2*, 7>& noise_patterns() {
-  static const std::array<const RE2*, 7> patterns{
+  // Built once and never destroyed, like every pattern table here (no exit-time teardown).
+  static const auto& patterns = *new std::array<const RE2*, 7>{
       // ISO 8601 and Python logging timestamps: 2024-05-01T12:00:00.123Z, 2024-05-01 12:00:00,123
       new RE2(R"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"),
       // syslog: "May  1 12:00:00 host ", and kernel uptime "[  123.456789]"

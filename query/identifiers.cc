@@ -15,7 +15,8 @@ struct NumberContext {
 
 // Numbers mean nothing alone; these are the contexts that say which table a number is from.
 const std::vector<NumberContext>& number_contexts() {
-  static const std::vector<NumberContext> contexts{
+  // Built once and never destroyed (no exit-time teardown).
+  static const auto& contexts = *new std::vector<NumberContext>{
       // "NVRM: Xid (PCI:0000:3b:00): 79, pid=..." and "Xid 79"
       {"xid", new RE2(R"((?i)\bxid\b\s*(?:\(pci:[^)]*\))?\s*:?\s*(\d+))")},
       // "CUDA error 700", "CUDA runtime error (700)", "cudaError 700", "cudaError_t = 700"

@@ -1,5 +1,6 @@
 #include "query/store.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <mutex>
@@ -20,6 +21,9 @@ std::string rebuild_hint(const std::string& dir) {
   return " (rebuild it with 'gpuerr index --kb kb --out " + dir + "')";
 }
 
+// The most words one full-text query uses.
+constexpr size_t kMaxQueryTerms = 64;
+
 // Words that carry no meaning for matching error messages; dropped from queries only.
 constexpr const char* kStopWords[] = {"a",  "an", "and", "are", "as",   "at",   "be",  "by",
                                       "for", "from", "has", "have", "in", "is", "it", "its",
@@ -29,9 +33,8 @@ constexpr const char* kStopWords[] = {"a",  "an", "and", "are", "as",   "at",   
 // Reads rows of one prepared statement; every sqlite3_* failure becomes a gpuerr::Error.
 class Rows {
  public:
-  Rows(sqlite3* db, const char* sql) : db_(db) {
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK)
-      throw Error(std::string("reading the index: ") + sqlite3_errmsg(db));
+  Rows(sqlite3* db, const std::string& dir, const char* sql) : db_(db), dir_(dir) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) fail();
   }
   ~Rows() { sqlite3_finalize(stmt_); }
   Rows(const Rows&) = delete;
@@ -47,7 +50,7 @@ class Rows {
     const int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    throw Error(std::string("reading the index: ") + sqlite3_errmsg(db_));
+    fail();
   }
   std::string text(int column) const {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
@@ -56,7 +59,12 @@ class Rows {
   long long integer(int column) const { return sqlite3_column_int64(stmt_, column); }
 
  private:
+  [[noreturn]] void fail() const {
+    throw Error("reading index '" + dir_ + "': " + sqlite3_errmsg(db_) + rebuild_hint(dir_));
+  }
+
   sqlite3* db_;
+  const std::string& dir_;
   sqlite3_stmt* stmt_ = nullptr;
   int bound_ = 0;
 };
@@ -107,7 +115,7 @@ struct Store::Impl {
   void check_version() {
     int version = 0;
     try {
-      Rows rows(db, "SELECT value FROM meta WHERE key = 'schema_version'");
+      Rows rows(db, dir, "SELECT value FROM meta WHERE key = 'schema_version'");
       if (rows.next()) version = std::atoi(rows.text(0).c_str());
     } catch (const Error&) {
       throw Error("cannot read index '" + dir + "': it is damaged or not an index" +
@@ -117,6 +125,24 @@ struct Store::Impl {
       throw Error("index '" + dir + "' has schema version " + std::to_string(version) +
                   ", this gpuerr reads version " + std::to_string(schema::kVersion) +
                   rebuild_hint(dir));
+  }
+
+  // A truncated copy or a half-written file shows as records that disagree with the counts the
+  // indexer recorded; refuse it rather than answer from part of the catalogue.
+  void check_complete() {
+    long long recorded = -1, rows = -1;
+    try {
+      Rows r(db, dir, "SELECT (SELECT value FROM meta WHERE key = 'entry_count'), "
+                      "(SELECT count(*) FROM entries)");
+      if (r.next()) recorded = r.integer(0), rows = r.integer(1);
+    } catch (const Error&) {
+      throw Error("cannot read index '" + dir + "': it is damaged" + rebuild_hint(dir));
+    }
+    const long long documents = static_cast<long long>(xapian.get_doccount());
+    if (recorded != rows || documents != rows)
+      throw Error("index '" + dir + "' is incomplete: " + std::to_string(rows) + " records and " +
+                  std::to_string(documents) + " search documents where " +
+                  std::to_string(recorded) + " were written" + rebuild_hint(dir));
   }
 
   void open_xapian() {
@@ -129,7 +155,7 @@ struct Store::Impl {
 
   std::vector<std::string> strings(const char* sql, const std::string& id, int column = 0) const {
     std::vector<std::string> out;
-    Rows rows(db, sql);
+    Rows rows(db, dir, sql);
     rows.bind(id);
     while (rows.next()) out.push_back(rows.text(column));
     return out;
@@ -141,7 +167,7 @@ struct Store::Impl {
     e.first_actions = strings("SELECT text FROM actions WHERE entry_id = ? ORDER BY ord", e.id);
     e.related = strings("SELECT related_id FROM related WHERE entry_id = ? ORDER BY ord", e.id);
     e.examples = strings("SELECT text FROM examples WHERE entry_id = ? ORDER BY ord", e.id);
-    Rows rows(db, "SELECT title, url FROM sources WHERE entry_id = ? ORDER BY ord");
+    Rows rows(db, dir, "SELECT title, url FROM sources WHERE entry_id = ? ORDER BY ord");
     rows.bind(e.id);
     while (rows.next()) e.sources.push_back({rows.text(0), rows.text(1)});
   }
@@ -182,6 +208,7 @@ Store::Store(const std::string& dir) : impl_(std::make_unique<Impl>()) {
   impl_->open_sqlite();
   impl_->check_version();
   impl_->open_xapian();
+  impl_->check_complete();
 }
 
 Store::~Store() = default;
@@ -190,7 +217,7 @@ const std::string& Store::dir() const { return impl_->dir; }
 
 IndexInfo Store::info() const {
   IndexInfo info;
-  Rows rows(impl_->db, "SELECT key, value FROM meta");
+  Rows rows(impl_->db, impl_->dir, "SELECT key, value FROM meta");
   while (rows.next()) {
     const std::string key = rows.text(0), value = rows.text(1);
     if (key == "schema_version") info.schema_version = std::atoi(value.c_str());
@@ -202,7 +229,7 @@ IndexInfo Store::info() const {
 }
 
 std::optional<Entry> Store::entry(const std::string& id) const {
-  Rows rows(impl_->db, (std::string(kEntryColumns) + "WHERE id = ?").c_str());
+  Rows rows(impl_->db, impl_->dir, (std::string(kEntryColumns) + "WHERE id = ?").c_str());
   rows.bind(id);
   if (!rows.next()) return std::nullopt;
   Entry e = entry_from(rows);
@@ -212,7 +239,7 @@ std::optional<Entry> Store::entry(const std::string& id) const {
 
 std::vector<Entry> Store::entries(std::optional<Kind> kind) const {
   std::vector<Entry> out;
-  Rows rows(impl_->db, (std::string(kEntryColumns) + "ORDER BY id").c_str());
+  Rows rows(impl_->db, impl_->dir, (std::string(kEntryColumns) + "ORDER BY id").c_str());
   while (rows.next()) {
     Entry e = entry_from(rows);
     if (kind && e.kind != *kind) continue;
@@ -229,7 +256,7 @@ std::vector<std::string> Store::referenced_by(const std::string& id) const {
 
 std::vector<std::string> Store::ids() const {
   std::vector<std::string> out;
-  Rows rows(impl_->db, "SELECT id FROM entries ORDER BY id");
+  Rows rows(impl_->db, impl_->dir, "SELECT id FROM entries ORDER BY id");
   while (rows.next()) out.push_back(rows.text(0));
   return out;
 }
@@ -241,14 +268,14 @@ std::vector<std::string> Store::entries_with_code(const std::string& code_key) c
 
 std::vector<DocumentedCode> Store::documented_codes() const {
   std::vector<DocumentedCode> out;
-  Rows rows(impl_->db, "SELECT family, code, name FROM documented_codes ORDER BY family, rowid");
+  Rows rows(impl_->db, impl_->dir, "SELECT family, code, name FROM documented_codes ORDER BY family, rowid");
   while (rows.next()) out.push_back({rows.text(0), rows.text(1), rows.text(2)});
   return out;
 }
 
 std::vector<std::pair<std::string, std::string>> Store::signatures() const {
   std::vector<std::pair<std::string, std::string>> out;
-  Rows rows(impl_->db,
+  Rows rows(impl_->db, impl_->dir,
             "SELECT s.entry_id, s.signature FROM signatures s JOIN entries e ON e.id = s.entry_id "
             "WHERE e.kind = 'error' ORDER BY s.entry_id, s.ord");
   while (rows.next()) out.emplace_back(rows.text(0), rows.text(1));
@@ -277,10 +304,17 @@ std::vector<TextHit> Store::search(const std::string& text, Kind kind, int limit
     terms.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
     terms.set_document(words);
     terms.index_text(text);
-    std::vector<Xapian::Query> parts;
+    // Only words the catalogue has can score; of those, the rarest say the most. Capping them
+    // keeps a long or garbled paste from turning into a query of thousands of terms.
+    std::vector<std::pair<Xapian::doccount, std::string>> known;
     for (auto t = words.termlist_begin(); t != words.termlist_end(); ++t)
-      if ((*t).starts_with("Z")) parts.emplace_back(*t);
-    if (parts.empty()) return {};
+      if ((*t).starts_with("Z"))
+        if (const Xapian::doccount df = impl_->xapian.get_termfreq(*t); df > 0) known.emplace_back(df, *t);
+    if (known.empty()) return {};
+    std::sort(known.begin(), known.end());
+    if (known.size() > kMaxQueryTerms) known.resize(kMaxQueryTerms);
+    std::vector<Xapian::Query> parts;
+    for (const auto& [df, term] : known) parts.emplace_back(term);
     const Xapian::Query filter(std::string(schema::kPrefixKind) + kind_name(kind));
     Xapian::Enquire enquire(impl_->xapian);
     enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER,

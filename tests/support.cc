@@ -1,5 +1,6 @@
 #include "tests/support.h"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,6 +81,37 @@ std::string top_entry(const std::vector<query::Match>& matches) {
   return matches.front().entry_id;
 }
 
+namespace {
+
+Run run_redirected(const std::string& command, const fs::path& dir) {
+  const std::string full = "(" + command + ") >'" + (dir / "out").string() + "' 2>'" +
+                           (dir / "err").string() + "'";
+  const int status = std::system(full.c_str());
+  Run run;
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.out = slurp(dir / "out");
+  run.err = slurp(dir / "err");
+  return run;
+}
+
+}  // namespace
+
+Run run_shell(const std::string& command) {
+  std::string line = command;
+  const std::string binary = "'" + std::string(GPUERR_BINARY) + "'";
+  const std::string placeholder = "@gpuerr@";
+  for (size_t at = line.find(placeholder); at != std::string::npos;
+       at = line.find(placeholder, at + binary.size()))
+    line.replace(at, placeholder.size(), binary);
+  return run_redirected(line, temp_dir());
+}
+
+long max_child_rss_kib() {
+  struct rusage usage {};
+  getrusage(RUSAGE_CHILDREN, &usage);
+  return usage.ru_maxrss;
+}
+
 Run run_gpuerr(const std::vector<std::string>& args, const std::string& stdin_text) {
   const fs::path dir = temp_dir();
   write_file(dir / "stdin", stdin_text);
@@ -89,14 +121,8 @@ Run run_gpuerr(const std::vector<std::string>& args, const std::string& stdin_te
     for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
     command += " '" + quoted + "'";
   }
-  command += " <'" + (dir / "stdin").string() + "' >'" + (dir / "out").string() + "' 2>'" +
-             (dir / "err").string() + "'";
-  const int status = std::system(command.c_str());
-  Run run;
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.out = slurp(dir / "out");
-  run.err = slurp(dir / "err");
-  return run;
+  command += " <'" + (dir / "stdin").string() + "'";
+  return run_redirected(command, dir);
 }
 
 }  // namespace gpuerr::test

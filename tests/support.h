@@ -38,4 +38,10 @@ struct Run {
 /// Runs the built gpuerr binary with `args` and `stdin_text` on its standard input.
 Run run_gpuerr(const std::vector<std::string>& args, const std::string& stdin_text = "");
 
+/// Runs a shell command line in which "@gpuerr@" stands for the built binary.
+Run run_shell(const std::string& command);
+
+/// The largest resident set of any child process waited for so far, in KiB.
+long max_child_rss_kib();
+
 }  // namespace gpuerr::test
