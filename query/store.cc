@@ -307,10 +307,17 @@ std::vector<TextHit> Store::search(const std::string& text, Kind kind, int limit
     // Only words the catalogue has can score; of those, the rarest say the most. Capping them
     // keeps a long or garbled paste from turning into a query of thousands of terms.
     std::vector<std::pair<Xapian::doccount, std::string>> known;
-    for (auto t = words.termlist_begin(); t != words.termlist_end(); ++t)
-      if ((*t).starts_with("Z"))
-        if (const Xapian::doccount df = impl_->xapian.get_termfreq(*t); df > 0) known.emplace_back(df, *t);
+    size_t all_words = 0;
+    for (auto t = words.termlist_begin(); t != words.termlist_end(); ++t) {
+      if (!(*t).starts_with("Z")) continue;
+      ++all_words;
+      if (const Xapian::doccount df = impl_->xapian.get_termfreq(*t); df > 0)
+        known.emplace_back(df, *t);
+    }
     if (known.empty()) return {};
+    // Xapian's percentage counts only the words queried; words the catalogue has never seen
+    // still say the text is about something else, so they scale it down.
+    const double known_share = static_cast<double>(known.size()) / static_cast<double>(all_words);
     std::sort(known.begin(), known.end());
     if (known.size() > kMaxQueryTerms) known.resize(kMaxQueryTerms);
     std::vector<Xapian::Query> parts;
@@ -323,7 +330,8 @@ std::vector<TextHit> Store::search(const std::string& text, Kind kind, int limit
     std::vector<TextHit> out;
     const Xapian::MSet hits = enquire.get_mset(0, limit);
     for (auto h = hits.begin(); h != hits.end(); ++h)
-      out.push_back({h.get_document().get_data(), h.get_weight(), h.get_percent() / 100.0});
+      out.push_back({h.get_document().get_data(), h.get_weight(),
+                     h.get_percent() / 100.0 * known_share});
     return out;
   } catch (const Xapian::Error& e) {
     throw Error("searching index '" + impl_->dir + "': " + e.get_description() +

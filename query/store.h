@@ -16,7 +16,7 @@ namespace gpuerr::query {
 struct TextHit {
   std::string entry_id;
   double weight = 0;   // BM25, comparable within one search only
-  double percent = 0;  // 0..1: Xapian's share of the query that this entry matched
+  double percent = 0;  // 0..1: the share of the text's words this entry matched
 };
 
 /// What the index records about itself.
