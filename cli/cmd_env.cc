@@ -29,9 +29,7 @@ int run_env(const GlobalOptions& global, const EnvOptions& options) {
   std::vector<Entry> vars = store.entries(Kind::kEnv);
   if (options.name.empty()) {
     if (global.json) {
-      nlohmann::ordered_json out = nlohmann::ordered_json::array();
-      for (const Entry& e : vars) out.push_back(entry_json(e));
-      print_json(std::cout, out);
+      print_json(std::cout, entries_json(vars));
     } else {
       print_entry_list_text(std::cout, vars);
     }

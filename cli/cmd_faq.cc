@@ -30,9 +30,7 @@ int run_faq(const GlobalOptions& global, const FaqOptions& options) {
       if (std::optional<Entry> e = store.entry(hit.entry_id)) shown.push_back(std::move(*e));
   }
   if (global.json) {
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const Entry& e : shown) out.push_back(entry_json(e));
-    print_json(std::cout, out);
+    print_json(std::cout, entries_json(shown));
   } else if (options.words.empty()) {
     print_entry_list_text(std::cout, shown);
   } else {

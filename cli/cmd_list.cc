@@ -31,9 +31,7 @@ int run_list(const GlobalOptions& global, const ListOptions& options) {
     throw Error("no category '" + options.category + "' in the index (categories: " + known + ")");
   }
   if (global.json) {
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const Entry& e : shown) out.push_back(entry_json(e));
-    print_json(std::cout, out);
+    print_json(std::cout, entries_json(shown));
   } else {
     print_entry_list_text(std::cout, shown);
   }

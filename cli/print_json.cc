@@ -44,6 +44,12 @@ nlohmann::ordered_json entry_json(const Entry& e) {
   return out;
 }
 
+nlohmann::ordered_json entries_json(const std::vector<Entry>& entries) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const Entry& e : entries) out.push_back(entry_json(e));
+  return out;
+}
+
 void print_json(std::ostream& out, const nlohmann::ordered_json& value) {
   out << value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }
