@@ -35,8 +35,9 @@ std::vector<FamilyStats> catalogue_stats(const Store& store) {
   std::set<std::string> present;
   for (const Entry& e : store.entries()) {
     for (const std::string& code : e.codes) present.insert(lower(code));
-    FamilyStats& f = by_family[family_of(e, family_by_code)];
-    f.family = family_of(e, family_by_code);
+    const std::string family = family_of(e, family_by_code);
+    FamilyStats& f = by_family[family];
+    f.family = family;
     ++f.entries;
   }
   for (const DocumentedCode& d : documented)
