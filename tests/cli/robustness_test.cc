@@ -122,6 +122,27 @@ TEST_CASE("a lookup writes nothing into the index directory") {
   REQUIRE(std::system(("chmod -R u+w '" + dir.string() + "'").c_str()) == 0);
 }
 
+TEST_CASE("lookups work from a read-only file system") {
+  // A read-only bind mount in a private mount namespace: no privileges needed where user
+  // namespaces are allowed, as on Debian 12.
+  const auto dir = test::temp_dir();
+  std::filesystem::copy(test::bundled_index(), dir / "index", std::filesystem::copy_options::recursive);
+  const std::string d = "'" + dir.string() + "'";
+  const test::Run probe = run_shell("unshare --user --map-root-user --mount true");
+  if (probe.exit_code != 0) {
+    MESSAGE("unshare is not permitted here; the no-writes test above still covers this");
+    return;
+  }
+  const test::Run r = run_shell(
+      "unshare --user --map-root-user --mount sh -c \"mount --bind " + d + " " + d +
+      " && mount -o remount,ro,bind " + d + " && ! touch " + d + "/probe 2>/dev/null && " +
+      "@gpuerr@ --index " + d + "/index 'CUDA error: misaligned address' && @gpuerr@ --index " +
+      d + "/index stats\"");
+  CAPTURE(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("misaligned-address") != std::string::npos);
+}
+
 TEST_CASE("two index runs into one place at once leave one complete index") {
   const auto dir = test::temp_dir();
   const std::string out = (dir / "index").string();
