@@ -19,7 +19,17 @@ namespace {
 struct LookupOptions {
   std::vector<std::string> text;  // joined with spaces; empty or "-": standard input
   int limit = 5;
+  bool brief = false;    // one line per match
+  bool explain = false;  // the evidence behind each match
 };
+
+void add_lookup_options(CLI::App& app, LookupOptions& options) {
+  app.add_option("--limit", options.limit, "Show at most this many matches")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--brief", options.brief, "One line per match: id, confidence, title (for scripts)");
+  app.add_flag("--explain", options.explain,
+               "Say why each entry matched: identifier, signature, share of words, score");
+}
 
 constexpr size_t kClosestShown = 3;
 
@@ -57,8 +67,10 @@ int run_lookup(const GlobalOptions& global, const LookupOptions& options) {
   }
   if (global.json)
     print_json(std::cout, lookup_json(message, confident));
+  else if (options.brief)
+    print_lookup_brief(std::cout, confident);
   else
-    print_lookup_text(std::cout, confident, closest);
+    print_lookup_text(std::cout, confident, closest, options.explain);
   return confident.empty() ? kExitNoMatch : kExitOk;
 }
 
@@ -70,11 +82,11 @@ void add_lookup_command(CLI::App& app, const GlobalOptions& global, Runner& run)
   CLI::App* sub = app.add_subcommand("lookup", "Find the entries that explain an error message "
                                                "(the default command)");
   sub->add_option("text", options->text, "The message; '-' or nothing reads standard input");
-  sub->add_option("--limit", options->limit, "Show at most this many matches")
-      ->check(CLI::PositiveNumber);
+  add_lookup_options(*sub, *options);
   sub->callback(start);
   // `gpuerr "message"` with no subcommand, or `... | gpuerr`, is a lookup too.
   app.add_option("text", options->text, "An error message to look up (same as 'lookup TEXT')");
+  add_lookup_options(app, *options);
   app.callback([&run, start, options] {
     if (!run && (!options->text.empty() || !isatty(STDIN_FILENO))) start();
   });

@@ -12,8 +12,8 @@ int main(int argc, char** argv) {
   CLI::App app{"gpuerr: offline answers for GPU and CUDA errors.\n"
                "Paste an error message: gpuerr \"CUDA error: an illegal memory access was "
                "encountered\""};
-  app.set_version_flag("--version", std::string("gpuerr ") + GPUERR_VERSION);
   GlobalOptions global;
+  app.set_version_flag("--version", [&global] { return version_text(global); });
   app.add_option("--index", global.index_dir, "Index directory (default: $GPUERR_INDEX, then "
                                               "the installed index)");
   app.add_flag("--json", global.json, "Print JSON instead of text");
@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   add_env_command(app, global, run);
   add_faq_command(app, global, run);
   add_stats_command(app, global, run);
+  add_doctor_command(app, global, run);
   add_index_command(app, run);
   add_lint_command(app, run);
   try {

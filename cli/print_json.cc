@@ -19,6 +19,10 @@ nlohmann::ordered_json lookup_json(const std::string& query, const std::vector<A
         {"codes", e.codes},
         {"poisons_context", e.poisons_context},
         {"hardware", e.hardware},
+        {"evidence",
+         {{"code", a.match.code},
+          {"signature", a.match.signature},
+          {"text_score", std::round(a.match.text_score * 1000) / 1000}}},
     });
   }
   return {{"query", query}, {"matches", matches}};

@@ -1,6 +1,7 @@
 #include "cli/print_text.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace gpuerr::cli {
 namespace {
@@ -21,14 +22,35 @@ void print_list(std::ostream& out, const char* heading, const std::vector<std::s
 
 }  // namespace
 
+// "code xid:79; signature 'GPU has fallen off the bus'; 83% of the words; score 7.10"
+std::string evidence(const query::Match& m) {
+  std::string why;
+  if (!m.code.empty()) why += "code " + m.code + "; ";
+  if (!m.signature.empty()) why += "signature '" + m.signature + "'; ";
+  char tail[64];
+  std::snprintf(tail, sizeof tail, "%d%% of the words; score %.2f",
+                static_cast<int>(std::lround(m.text_score * 100)), m.score);
+  return why + tail;
+}
+
+void print_lookup_brief(std::ostream& out, const std::vector<Answer>& confident) {
+  for (const Answer& a : confident) {
+    char confidence[16];
+    std::snprintf(confidence, sizeof confidence, "%.2f", a.match.confidence);
+    out << a.entry.id << '\t' << confidence << '\t' << a.entry.title << '\n';
+  }
+}
+
 void print_lookup_text(std::ostream& out, const std::vector<Answer>& confident,
-                       const std::vector<Answer>& closest) {
+                       const std::vector<Answer>& closest, bool explain) {
   if (confident.empty()) {
     out << "No confident match.\n";
     if (!closest.empty()) out << "Closest entries, all weak:\n";
-    for (const Answer& a : closest)
+    for (const Answer& a : closest) {
       out << "  " << a.entry.id << " (" << percent(a.match.confidence) << "): " << a.entry.title
           << '\n';
+      if (explain) out << "    why: " << evidence(a.match) << '\n';
+    }
     return;
   }
   for (size_t i = 0; i < confident.size(); ++i) {
@@ -39,6 +61,7 @@ void print_lookup_text(std::ostream& out, const std::vector<Answer>& confident,
     if (!a.entry.first_actions.empty()) out << "   First: " << a.entry.first_actions.front() << '\n';
     if (a.entry.poisons_context)
       out << "   Note:  this error breaks the CUDA context; errors after it are consequences\n";
+    if (explain) out << "   Why:   " << evidence(a.match) << '\n';
     out << "   More:  gpuerr show " << a.entry.id << '\n';
   }
 }

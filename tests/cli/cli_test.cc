@@ -100,6 +100,37 @@ TEST_CASE("env finds an allocator option's own entry before the variable's") {
             .out.find("id: pytorch-cuda-alloc-conf") != std::string::npos);
 }
 
+TEST_CASE("--brief prints one tab-separated line per match and --explain says why") {
+  const test::Run brief = run_gpuerr(with_index({"--brief", "CUDA error: misaligned address"}));
+  CHECK(brief.out == "misaligned-address\t0.90\tCUDA error: misaligned address\n");
+  const test::Run why =
+      run_gpuerr(with_index({"lookup", "--explain", "CUDA error: misaligned address (error 716)"}));
+  CHECK(why.out.find("   Why:   code cuda:716; signature 'misaligned address'; ") !=
+        std::string::npos);
+  const nlohmann::json j = nlohmann::json::parse(
+      run_gpuerr(with_index({"--json", "CUDA error: misaligned address (error 716)"})).out);
+  CHECK(j["matches"][0]["evidence"]["code"] == "cuda:716");
+  CHECK(j["matches"][0]["evidence"]["signature"] == "misaligned address");
+}
+
+TEST_CASE("doctor says what works and what to fix, with exit 0 or 2") {
+  const test::Run good = run_gpuerr(with_index({"doctor"}));
+  CHECK(good.exit_code == 0);
+  CHECK(good.out.find("ok    a test lookup answers") != std::string::npos);
+  const test::Run bad = run_gpuerr({"--index", "/nonexistent/gpuerr", "doctor"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.out.find("FAIL  no index at '/nonexistent/gpuerr'") != std::string::npos);
+}
+
+TEST_CASE("--version names the program and the index it uses") {
+  const std::string command = "GPUERR_INDEX='" + test::bundled_index().string() + "' '" +
+                              GPUERR_BINARY + "' --version";
+  const test::Run r = test::run_shell(command);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.starts_with("gpuerr "));
+  CHECK(r.out.find(" entries, built ") != std::string::npos);
+}
+
 TEST_CASE("errors are one line on stderr, with the fix") {
   CHECK(run_gpuerr({"--index", "/nonexistent/gpuerr", "x"}).err ==
         "gpuerr: error: no index at '/nonexistent/gpuerr': not a directory (rebuild it with "
