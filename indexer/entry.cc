@@ -1,5 +1,7 @@
 #include "indexer/entry.h"
 
+#include <cctype>
+
 namespace gpuerr {
 
 const char* kind_name(Kind kind) {
@@ -9,6 +11,12 @@ const char* kind_name(Kind kind) {
     case Kind::kFaq: return "faq";
   }
   return "error";
+}
+
+std::string code_key(std::string_view code) {
+  std::string key(code);
+  for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return key;
 }
 
 std::string to_string(const Diagnostic& d) {

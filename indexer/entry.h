@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuerr {
@@ -57,6 +58,10 @@ struct Diagnostic {
   int line = 0;
   std::string message;
 };
+
+/// The form a code is stored and looked up under: lower-case, so that `cudaErrorAssert`,
+/// `CUDAERRORASSERT` and `cudaerrorassert` are one code ("xid:79" stays "xid:79").
+std::string code_key(std::string_view code);
 
 /// "file:line: message", the form every lint problem is printed in.
 std::string to_string(const Diagnostic& d);

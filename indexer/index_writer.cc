@@ -61,11 +61,6 @@ class Insert {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -82,7 +77,7 @@ void write_lists(sqlite3* db, const Entry& e) {
   Insert rel(db, "INSERT INTO related VALUES (?, ?, ?)");
   Insert example(db, "INSERT INTO examples VALUES (?, ?, ?)");
   Insert source(db, "INSERT INTO sources VALUES (?, ?, ?, ?)");
-  for (size_t i = 0; i < e.codes.size(); ++i) code.run(e.id, i, e.codes[i], lower(e.codes[i]));
+  for (size_t i = 0; i < e.codes.size(); ++i) code.run(e.id, i, e.codes[i], code_key(e.codes[i]));
   for (size_t i = 0; i < e.signatures.size(); ++i) sig.run(e.id, i, e.signatures[i]);
   for (size_t i = 0; i < e.first_actions.size(); ++i) action.run(e.id, i, e.first_actions[i]);
   for (size_t i = 0; i < e.related.size(); ++i) rel.run(e.id, i, e.related[i]);

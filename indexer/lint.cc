@@ -44,9 +44,7 @@ void check_codes(const std::vector<ParsedEntry>& entries, std::vector<Diagnostic
   std::map<std::string, const ParsedEntry*> owner;  // lower-case code -> first entry with it
   for (const ParsedEntry& p : entries) {
     for (const std::string& code : p.entry.codes) {
-      std::string key = code;
-      for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      auto [it, fresh] = owner.emplace(key, &p);
+      auto [it, fresh] = owner.emplace(code_key(code), &p);
       if (!fresh && it->second->entry.id != p.entry.id)
         out.push_back({p.entry.file, field_line(p, "codes"),
                        "code '" + code + "' is also a code of '" + it->second->entry.id + "' (" +

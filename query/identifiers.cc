@@ -5,6 +5,8 @@
 
 #include <re2/re2.h>
 
+#include "indexer/entry.h"
+
 namespace gpuerr::query {
 namespace {
 
@@ -39,12 +41,6 @@ bool looks_like_error_name(std::string_view word) {
   return false;
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 void add(std::vector<std::string>& keys, std::string key) {
   if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(std::move(key));
 }
@@ -64,7 +60,7 @@ std::vector<std::string> code_keys(std::string_view text) {
     while (end < text.size() && word_char(end)) ++end;
     const std::string_view word = text.substr(i, end - i);
     if (std::isalpha(static_cast<unsigned char>(word[0])) && looks_like_error_name(word))
-      add(keys, lower(word));
+      add(keys, code_key(word));
     i = end;
   }
   for (const NumberContext& c : number_contexts()) {

@@ -7,16 +7,11 @@
 namespace gpuerr::query {
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // The family of an entry: that of its first code a coverage list names.
 std::string family_of(const Entry& e, const std::map<std::string, std::string>& family_by_code) {
   if (e.kind != Kind::kError) return kind_name(e.kind);
   for (const std::string& code : e.codes)
-    if (auto it = family_by_code.find(lower(code)); it != family_by_code.end()) return it->second;
+    if (auto it = family_by_code.find(code_key(code)); it != family_by_code.end()) return it->second;
   return "other: " + e.category;
 }
 
@@ -27,21 +22,21 @@ std::vector<FamilyStats> catalogue_stats(const Store& store) {
   std::map<std::string, std::string> family_by_code;
   std::map<std::string, FamilyStats> by_family;
   for (const DocumentedCode& d : documented) {
-    family_by_code.emplace(lower(d.code), d.family);
+    family_by_code.emplace(code_key(d.code), d.family);
     FamilyStats& f = by_family[d.family];
     f.family = d.family;
     ++f.documented;
   }
   std::set<std::string> present;
   for (const Entry& e : store.entries()) {
-    for (const std::string& code : e.codes) present.insert(lower(code));
+    for (const std::string& code : e.codes) present.insert(code_key(code));
     const std::string family = family_of(e, family_by_code);
     FamilyStats& f = by_family[family];
     f.family = family;
     ++f.entries;
   }
   for (const DocumentedCode& d : documented)
-    if (!present.count(lower(d.code))) by_family[d.family].missing.push_back(d);
+    if (!present.count(code_key(d.code))) by_family[d.family].missing.push_back(d);
   std::vector<FamilyStats> out;
   for (auto& [name, f] : by_family) out.push_back(std::move(f));
   std::stable_partition(out.begin(), out.end(), [](const FamilyStats& f) { return f.documented > 0; });
