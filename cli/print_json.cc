@@ -4,6 +4,18 @@
 
 namespace gpuerr::cli {
 
+namespace {
+
+// {"kind": "memory", "figures": {"requested": "20.00 MiB", ...}, "verdict": "..."}, or null.
+nlohmann::ordered_json analysis_json(const std::optional<query::Analysis>& a) {
+  if (!a) return nullptr;
+  nlohmann::ordered_json figures = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : a->figures) figures[name] = value;
+  return {{"kind", a->kind}, {"line", a->line}, {"figures", figures}, {"verdict", a->verdict}};
+}
+
+}  // namespace
+
 nlohmann::ordered_json lookup_json(const std::string& query, const std::vector<Answer>& confident) {
   nlohmann::ordered_json matches = nlohmann::ordered_json::array();
   for (const Answer& a : confident) {
@@ -23,6 +35,7 @@ nlohmann::ordered_json lookup_json(const std::string& query, const std::vector<A
          {{"code", a.match.code},
           {"signature", a.match.signature},
           {"text_score", std::round(a.match.text_score * 1000) / 1000}}},
+        {"analysis", analysis_json(a.match.analysis)},
     });
   }
   return {{"query", query}, {"matches", matches}};

@@ -20,6 +20,15 @@ void print_list(std::ostream& out, const char* heading, const std::vector<std::s
     out << "  " << (numbered ? std::to_string(i + 1) + ". " : "- ") << items[i] << '\n';
 }
 
+// "   Figures: requested 20.00 MiB, total 15.78 GiB, ..." then the verdict.
+void print_analysis(std::ostream& out, const query::Analysis& a) {
+  out << "   Figures:";
+  for (size_t i = 0; i < a.figures.size(); ++i)
+    out << (i ? ", " : " ") << a.figures[i].first << ' ' << a.figures[i].second;
+  out << '\n';
+  if (!a.verdict.empty()) out << "   Reading: " << a.verdict << '\n';
+}
+
 }  // namespace
 
 // "code xid:79; signature 'GPU has fallen off the bus'; 83% of the words; score 7.10"
@@ -58,6 +67,7 @@ void print_lookup_text(std::ostream& out, const std::vector<Answer>& confident,
     if (i) out << '\n';
     out << i + 1 << ". " << a.entry.title << "  [" << label(a.entry) << ", "
         << percent(a.match.confidence) << "]\n";
+    if (a.match.analysis) print_analysis(out, *a.match.analysis);
     if (!a.entry.first_actions.empty()) out << "   First: " << a.entry.first_actions.front() << '\n';
     if (a.entry.poisons_context)
       out << "   Note:  this error breaks the CUDA context; errors after it are consequences\n";

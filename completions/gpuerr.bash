@@ -2,7 +2,7 @@
 _gpuerr() {
   local cur prev words cword
   _init_completion || return
-  local commands="lookup show list env faq stats doctor index lint"
+  local commands="lookup show list env faq stats doctor index lint eval"
   local global="--index --json --help --version"
   case "$prev" in
     --index|--kb|--out) _filedir -d; return ;;

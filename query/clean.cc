@@ -9,9 +9,17 @@ namespace {
 
 // Patterns for the parts of a line that vary; each is replaced by a space. Order matters:
 // timestamps before numbers, paths before words.
-const std::array<const RE2*, 7>& noise_patterns() {
+const std::array<const RE2*, 11>& noise_patterns() {
   // Built once and never destroyed, like every pattern table here (no exit-time teardown).
-  static const auto& patterns = *new std::array<const RE2*, 7>{
+  static const auto& patterns = *new std::array<const RE2*, 11>{
+      // Generic wrappers around the specific error line. Their words are in every paste, so in
+      // the full-text layer they would pull towards whichever entry quotes them in an example.
+      // Python tracebacks (the header, each frame and its source line), C++ frames and
+      // std::terminate, and PyTorch's asynchronous-error trailer.
+      new RE2(R"((?m)Traceback \(most recent call last\):|^[ \t]*File "[^"\n]*", line \d+[^\n]*(?:\n[ \t]{4,}[^\n]*)?)"),
+      new RE2(R"((?m)^[^\n]*\bException raised from\b[^\n]*|^\s*frame #\d+:[^\n]*|\bterminate called after throwing an instance of '[^'\n]*'|\bwhat\(\):)"),
+      new RE2(R"(CUDA kernel errors might be asynchronously reported at some other API call,?\s*so the stacktrace below might be incorrect\.?)"),
+      new RE2(R"(For debugging consider passing CUDA_LAUNCH_BLOCKING=1\.?|Compile with .TORCH_USE_CUDA_DSA. to enable device-side assertions\.?)"),
       // ISO 8601 and Python logging timestamps: 2024-05-01T12:00:00.123Z, 2024-05-01 12:00:00,123
       new RE2(R"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"),
       // syslog: "May  1 12:00:00 host ", and kernel uptime "[  123.456789]"

@@ -11,8 +11,8 @@ namespace gpuerr::query {
 namespace {
 
 struct NumberContext {
-  const char* family;  // the key prefix, e.g. "xid"
-  const RE2* pattern;  // one capture group: the number
+  const char* family;  // the key prefix, e.g. "xid"; empty: the pattern's first group names it
+  const RE2* pattern;  // the last capture group is the number
 };
 
 // Numbers mean nothing alone; these are the contexts that say which table a number is from.
@@ -20,13 +20,29 @@ const std::vector<NumberContext>& number_contexts() {
   // Built once and never destroyed (no exit-time teardown).
   static const auto& contexts = *new std::vector<NumberContext>{
       // "NVRM: Xid (PCI:0000:3b:00): 79, pid=..." and "Xid 79"
-      {"xid", new RE2(R"((?i)\bxid\b\s*(?:\(pci:[^)]*\))?\s*:?\s*(\d+))")},
+      {"xid", new RE2(R"((?i)\bxid\b\s*(?:\(pci:[^)]*\))?\s*[:=]?\s*(\d+))")},
+      // "NCCL error 1: unhandled cuda error", "Check failed: result == ncclSuccess (1 vs. 0)"
+      {"nccl", new RE2(R"((?i)\bnccl\s+(?:error|failure)\s*[:=#]?\s*\(?(\d+)\b)")},
+      {"nccl", new RE2(R"(\bncclSuccess\s*\((\d+)\s*vs\.?\s*0\))")},
       // "CUDA error 700", "CUDA runtime error (700)", "cudaError 700", "cudaError_t = 700"
       {"cuda", new RE2(R"((?i)\bcuda(?:\s+runtime)?\s*error(?:_t)?(?:\s+code)?\s*[:=#]?\s*\(?(\d+)\b)")},
       // "(error 700)" or "error code 700" on a line that says CUDA elsewhere
       {"cuda", new RE2(R"((?i)cuda[^\n]*?\berror(?:\s+code)?\s*[:=#]?\s*\(?(\d+)\)?)")},
+      // "Check failed: error == cudaSuccess (2 vs. 0)" (Caffe and glog), "Return value 46 from
+      // 'cudaStreamCreate(...)'"
+      {"cuda", new RE2(R"((?i)\bcudaSuccess\s*\((\d+)\s*vs\.?\s*0\))")},
+      {"cuda", new RE2(R"(\bReturn value (\d+) from '?cuda[A-Z])")},
       // "CUresult 700", "CUDA_ERROR 700", "cuda driver error 700"
       {"cu", new RE2(R"((?i)\b(?:curesult|cuda\s+driver\s+error)\s*[:=#]?\s*\(?(\d+)\b)")},
+      // Numba "[716] Call to cuMemcpyDtoH results in ...", Julia "CuError(code=700, ...)",
+      // "CUresult error  result=2"
+      {"cu", new RE2(R"(\[(\d+)\]\s*Call to cu[A-Z])")},
+      {"cu", new RE2(R"((?i)\bCuError\(code\s*=\s*(\d+))")},
+      {"cu", new RE2(R"((?i)\bCUresult\b[^\n]{0,40}?\bresult\s*=\s*(\d+))")},
+      // The math libraries: "CURAND failure 105", "CUSPARSE ERROR (code = 7, ...)", "cuSPARSE
+      // API failed ... with error: internal error (7)", "CUBLAS_STATUS_SUCCESS (13 vs. 0)"
+      {"", new RE2(R"((?i)\b(cublas|cudnn|cufft|curand|cusolver|cusparse)[^\n]{0,80}?\b(?:error|failure|status)\b(?:\s*:\s*[a-z ]{0,30}?)?\s*[:=]?\s*[(\[]?\s*(?:code\s*=\s*)?(\d+)\b)")},
+      {"", new RE2(R"((?i)\b(cublas|cudnn|cufft|curand|cusolver|cusparse)_STATUS_SUCCESS\s*\((\d+)\s*vs\.?\s*0\))")},
   };
   return contexts;
 }
@@ -45,6 +61,30 @@ void add(std::vector<std::string>& keys, std::string key) {
   if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(std::move(key));
 }
 
+// Bindings print enum names in CamelCase ("cudnnStatusArchMismatch", ManagedCuda's
+// "ErrorOutOfMemory"); the catalogue lists the C names (CUDNN_STATUS_ARCH_MISMATCH,
+// CUDA_ERROR_OUT_OF_MEMORY). Returns the snake_case key, or empty when the word has no capitals.
+std::string snake_key(std::string_view word) {
+  if (word.find('_') != std::string_view::npos) return "";
+  std::string out;
+  for (size_t i = 0; i < word.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(word[i]);
+    if (i && std::isupper(c) && std::islower(static_cast<unsigned char>(word[i - 1]))) out += '_';
+    out += static_cast<char>(std::tolower(c));
+  }
+  return out;
+}
+
+// Adds every key `word` can stand for: itself, its snake_case form, and for a bare
+// "ErrorOutOfMemory" the driver name it abbreviates.
+void add_name(std::vector<std::string>& keys, std::string_view word) {
+  add(keys, code_key(word));
+  const std::string snake = snake_key(word);
+  if (snake.empty()) return;
+  add(keys, snake);
+  if (snake.starts_with("error_")) add(keys, "cuda_" + snake);
+}
+
 }  // namespace
 
 std::vector<std::string> code_keys(std::string_view text) {
@@ -60,14 +100,16 @@ std::vector<std::string> code_keys(std::string_view text) {
     while (end < text.size() && word_char(end)) ++end;
     const std::string_view word = text.substr(i, end - i);
     if (std::isalpha(static_cast<unsigned char>(word[0])) && looks_like_error_name(word))
-      add(keys, code_key(word));
+      add_name(keys, word);
     i = end;
   }
   for (const NumberContext& c : number_contexts()) {
     re2::StringPiece input(text.data(), text.size());
-    std::string number;
-    while (RE2::FindAndConsume(&input, *c.pattern, &number))
-      add(keys, std::string(c.family) + ":" + std::to_string(std::stoul(number.substr(0, 9))));
+    std::string family = c.family, number;
+    const bool named = !family.empty();
+    while (named ? RE2::FindAndConsume(&input, *c.pattern, &number)
+                 : RE2::FindAndConsume(&input, *c.pattern, &family, &number))
+      add(keys, code_key(family) + ":" + std::to_string(std::stoul(number.substr(0, 9))));
   }
   return keys;
 }

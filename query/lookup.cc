@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "query/clean.h"
 #include "query/identifiers.h"
@@ -15,11 +16,15 @@ constexpr int kTextCandidates = 20;
 constexpr double kWordsForFullTrust = 4;
 constexpr double kLettersForFullSpecificity = 60;
 
-// Confidence of each kind of evidence: an exact code and a signature each name one entry;
-// full text alone only suggests one, and never reaches certainty.
-constexpr double kCodeAndSignature = 0.97;
-constexpr double kSignatureOnly = 0.9;
-constexpr double kCodeOnly = 0.85;
+// Confidence of each kind of evidence, calibrated on tests/eval/corpus (`gpuerr eval` prints
+// the table): the share of first answers with that evidence that were right, rounded down.
+// On 849 messages: code and signature 265/266 right, signature 400/402, code alone 28/28; when
+// another entry had the same kind of evidence ("contested"), 24 of 27 were right. Full text
+// alone only suggests an entry and never reaches certainty.
+constexpr double kCodeAndSignature = 0.98;
+constexpr double kSignatureOnly = 0.97;
+constexpr double kCodeOnly = 0.95;
+constexpr double kContested = 0.85;
 constexpr double kTextOnlyMax = 0.65;
 
 struct Evidence {
@@ -62,6 +67,29 @@ double confidence(const Evidence& e, size_t query_words) {
   return kTextOnlyMax * e.text_score * breadth;
 }
 
+// Two entries named by the same kind of exact evidence (both by a code, or both by a signature)
+// are both less certain: the text holds two errors, or one of the matches is loose.
+void mark_contested(std::vector<Match>& matches) {
+  auto kind = [](const Match& m) { return 2 * !m.code.empty() + !m.signature.empty(); };
+  for (Match& m : matches) {
+    if (kind(m) == 0) continue;
+    for (const Match& other : matches)
+      if (&other != &m && kind(other) == kind(m)) m.confidence = std::min(m.confidence, kContested);
+  }
+}
+
+// Gives each analysis to the matches whose signatures match the line it was read from, so the
+// figures of an out-of-memory report land on the out-of-memory entry and nowhere else.
+void attach_analyses(const CompiledSignatures& sigs, const std::string& text,
+                     std::vector<Match>& matches) {
+  for (Analysis& a : analyse(text)) {
+    std::set<std::string> owners;
+    for (int i : sigs.set.match(a.line)) owners.insert(sigs.list[i].first);
+    for (Match& m : matches)
+      if (!m.analysis && owners.count(m.entry_id)) m.analysis = a;
+  }
+}
+
 }  // namespace
 
 std::vector<Match> lookup(const Store& store, std::string_view message) {
@@ -91,7 +119,7 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   const size_t query_words = word_count(words);
   std::vector<Match> out;
   for (const auto& [id, e] : evidence) {
-    Match m{id, 0, confidence(e, query_words), e.code, e.signature, e.text_score};
+    Match m{id, 0, confidence(e, query_words), e.code, e.signature, e.text_score, std::nullopt};
     // The evidence kinds order the result; a more specific signature, then full text, break
     // ties within a kind.
     const double specificity = std::min(1.0, e.signature_letters / kLettersForFullSpecificity);
@@ -101,6 +129,8 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const Match& a, const Match& b) { return a.score > b.score; });
+  mark_contested(out);
+  attach_analyses(sigs, shown, out);
   return out;
 }
 

@@ -2,10 +2,12 @@
 // index, never writes it; knows nothing about terminals or HTML.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "query/analyse.h"
 #include "query/store.h"
 
 namespace gpuerr::query {
@@ -18,6 +20,7 @@ struct Match {
   std::string code;       // the identifier that named the entry ("xid:79"), empty if none
   std::string signature;  // the first signature that matched, empty if none
   double text_score = 0;  // 0..1: the share of the query's words the entry matched (BM25 layer)
+  std::optional<Analysis> analysis;  // the figures of a message this entry's signatures match
 };
 
 /// Matches below this confidence are candidates, not answers.

@@ -15,14 +15,26 @@ std::string family_of(const Entry& e, const std::map<std::string, std::string>& 
   return "other: " + e.category;
 }
 
+std::map<std::string, std::string> families_by_code(const std::vector<DocumentedCode>& documented) {
+  std::map<std::string, std::string> out;
+  for (const DocumentedCode& d : documented) out.emplace(code_key(d.code), d.family);
+  return out;
+}
+
 }  // namespace
+
+std::map<std::string, std::string> entry_families(const Store& store) {
+  const std::map<std::string, std::string> family_by_code = families_by_code(store.documented_codes());
+  std::map<std::string, std::string> out;
+  for (const Entry& e : store.entries()) out.emplace(e.id, family_of(e, family_by_code));
+  return out;
+}
 
 std::vector<FamilyStats> catalogue_stats(const Store& store) {
   const std::vector<DocumentedCode> documented = store.documented_codes();
-  std::map<std::string, std::string> family_by_code;
+  const std::map<std::string, std::string> family_by_code = families_by_code(documented);
   std::map<std::string, FamilyStats> by_family;
   for (const DocumentedCode& d : documented) {
-    family_by_code.emplace(code_key(d.code), d.family);
     FamilyStats& f = by_family[d.family];
     f.family = d.family;
     ++f.documented;

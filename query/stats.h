@@ -2,6 +2,7 @@
 // Reads the index only.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,5 +23,9 @@ struct FamilyStats {
 /// Every family, documented families first in name order, then the others. Empty for an empty
 /// index.
 std::vector<FamilyStats> catalogue_stats(const Store& store);
+
+/// The family of every entry, by id, named as catalogue_stats() names them ("xid",
+/// "other: configuration", "env").
+std::map<std::string, std::string> entry_families(const Store& store);
 
 }  // namespace gpuerr::query

@@ -339,4 +339,31 @@ std::vector<TextHit> Store::search(const std::string& text, Kind kind, int limit
   }
 }
 
+std::vector<TextHit> Store::baseline_search(const std::string& text, int limit) const {
+  try {
+    Xapian::QueryParser parser;
+    parser.set_database(impl_->xapian);
+    parser.set_stemmer(Xapian::Stem("english"));
+    parser.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
+    Xapian::Query query;
+    try {
+      query = parser.parse_query(text);
+    } catch (const Xapian::QueryParserError&) {
+      return {};  // text the default syntax cannot read counts as no answer
+    }
+    const Xapian::Query filter(std::string(schema::kPrefixKind) + kind_name(Kind::kError));
+    Xapian::Enquire enquire(impl_->xapian);
+    enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, query, filter));
+    std::vector<TextHit> out;
+    const Xapian::MSet hits = enquire.get_mset(0, limit);
+    for (auto h = hits.begin(); h != hits.end(); ++h)
+      out.push_back({h.get_document().get_data(), h.get_weight(), h.get_percent() / 100.0});
+    return out;
+  } catch (const Xapian::Error& e) {
+    throw Error("searching index '" + impl_->dir + "': " + e.get_description() +
+                rebuild_hint(impl_->dir));
+  }
+}
+
+
 }  // namespace gpuerr::query

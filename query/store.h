@@ -79,6 +79,11 @@ class Store {
   /// entries, so no query syntax applies). Best first, at most `limit`; empty when no word hits.
   std::vector<TextHit> search(const std::string& text, Kind kind, int limit) const;
 
+  /// The yardstick `gpuerr eval` compares lookup against: `text` as it came, through Xapian's
+  /// QueryParser with its default syntax and the index's stemmer, BM25 over error entries; no
+  /// cleaning, codes or signatures. Empty when no word hits or the parser rejects the text.
+  std::vector<TextHit> baseline_search(const std::string& text, int limit) const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -35,6 +35,17 @@ TEST_CASE("search text drops what varies between two occurrences of one failure"
       {"path", "File /usr/lib/python3/site-packages/torch/nn.py, line 5", "site-packages", "File"},
       {"numbers", "GPU 3 has 79.10 GiB", "79", "GiB"},
       {"kernel uptime", "[ 1234.567890] NVRM: Xid", "1234", "NVRM: Xid"},
+      // generic wrappers go, so the specific line decides the full-text layer
+      {"python frame", "Traceback (most recent call last):\n  File \"train.py\", line 5, in main\n"
+       "    loss.backward()\nRuntimeError: CUDA error: misaligned address", "backward",
+       "RuntimeError: CUDA error: misaligned address"},
+      {"terminate", "terminate called after throwing an instance of 'c10::Error'\n  what():  "
+       "CUDA error: misaligned address", "terminate", "CUDA error: misaligned address"},
+      {"async trailer", "CUDA error: misaligned address\nCUDA kernel errors might be asynchronously "
+       "reported at some other API call, so the stacktrace below might be incorrect.",
+       "asynchronously", "CUDA error: misaligned address"},
+      {"C++ frames", "CUDA error: misaligned address\nframe #0: c10::Error::Error(...) + 0x96",
+       "c10::Error", "CUDA error: misaligned address"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);

@@ -12,13 +12,32 @@ TEST_CASE("error names and numbers in context become code keys") {
     std::vector<std::string> keys;
   };
   const Case cases[] = {
-      {"cudaErrorIllegalAddress", {"cudaerrorillegaladdress"}},
+      {"cudaErrorIllegalAddress", {"cudaerrorillegaladdress", "cuda_error_illegal_address"}},
       {"failed with CUBLAS_STATUS_EXECUTION_FAILED", {"cublas_status_execution_failed"}},
       {"NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.", {"xid:79"}},
       {"Xid 48 on node7", {"xid:48"}},
       {"CUDA error 700 at train.cu:12", {"cuda:700"}},
       {"CUDA error: an illegal memory access was encountered (error 700)", {"cuda:700"}},
       {"CUresult 999", {"cu:999"}},
+      {"Xid=69 on Device=GPU-7540a9b3", {"xid:69"}},
+      {"Check failed: error == cudaSuccess (2 vs. 0)  out of memory",
+       {"cudasuccess", "cuda_success", "cuda:2"}},
+      // the driver API as Numba, Julia and plain C++ print it
+      {"CudaAPIError: [716] Call to cuMemcpyDtoH results in UNKNOWN_CUDA_ERROR",
+       {"cudaapierror", "cuda_apierror", "cumemcpydtoh", "cu_memcpy_dto_h", "unknown_cuda_error",
+        "cu:716"}},
+      {"CUDAdrv.CuError(code=700, meta=nothing)", {"cuerror", "cu_error", "cu:700"}},
+      // math libraries and NCCL: the number after the status word, not the line number
+      {"CUSPARSE API failed at line 130 with error: internal error (7)", {"cusparse:7"}},
+      {"CURAND failure 105: (see curand.h)", {"curand:105"}},
+      {"Check failed: status == CUBLAS_STATUS_SUCCESS (13 vs. 0)",
+       {"cublas_status_success", "cublas:13"}},
+      {"what():  NCCL Error 1: unhandled cuda error", {"nccl:1"}},
+      // bindings print the C enum names in CamelCase
+      {"libcudnn.cudnnStatusArchMismatch", {"cudnnstatusarchmismatch", "cudnn_status_arch_mismatch"}},
+      {"ManagedCuda.CudaException: ErrorOutOfMemory",
+       {"managedcuda", "managed_cuda", "cudaexception", "cuda_exception", "erroroutofmemory",
+        "error_out_of_memory", "cuda_error_out_of_memory"}},
       {"returned 700 items", {}},        // a number without a family is no code
       {"plain words only here", {}},     // no identifier-like word
   };

@@ -1,0 +1,153 @@
+#include "query/analyse.h"
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include <re2/re2.h>
+
+namespace gpuerr::query {
+namespace {
+
+// A size as the frameworks print it: "20.00 MiB", "1.20GiB", "17179869184 bytes", "4.00G".
+constexpr const char* kSize = R"(([0-9]+(?:\.[0-9]+)?)\s*([KMGTP]i?B|[KMGTP]|bytes|B)\b)";
+
+std::optional<double> parse_size(const std::string& number, const std::string& unit) {
+  const double value = std::strtod(number.c_str(), nullptr);
+  if (unit.empty()) return std::nullopt;
+  static const std::string kPrefixes = "KMGTP";
+  const size_t power = kPrefixes.find(unit[0]);
+  if (power == std::string::npos) return value;  // bytes or B
+  const bool binary = unit.size() > 1 && unit[1] == 'i';
+  return value * std::pow(binary || unit.size() == 1 ? 1024.0 : 1000.0, double(power + 1));
+}
+
+// The first size after `label_regex` in `text` (the label's own capture groups must be
+// non-capturing), in bytes.
+std::optional<double> size_after(std::string_view text, const std::string& label_regex) {
+  const RE2 re(label_regex + R"(\s*)" + kSize, RE2::Quiet);
+  std::string number, unit;
+  if (!RE2::PartialMatch(text, re, &number, &unit)) return std::nullopt;
+  return parse_size(number, unit);
+}
+
+// A size printed after what it measures ("6.88 MiB is free"), in bytes.
+std::optional<double> size_before(std::string_view text, const std::string& label_regex) {
+  const RE2 re(std::string(kSize) + R"(\s*)" + label_regex, RE2::Quiet);
+  std::string number, unit;
+  if (!RE2::PartialMatch(text, re, &number, &unit)) return std::nullopt;
+  return parse_size(number, unit);
+}
+
+// The line of `text` that holds position `at`.
+std::string line_at(std::string_view text, size_t at) {
+  size_t begin = text.rfind('\n', at);
+  begin = begin == std::string_view::npos ? 0 : begin + 1;
+  size_t end = text.find('\n', at);
+  if (end == std::string_view::npos) end = text.size();
+  return std::string(text.substr(begin, end - begin));
+}
+
+// Reads the sizes of an out-of-memory report (PyTorch's old and new wording, XLA, TensorFlow)
+// and tells fragmentation (enough memory is cached but not in one piece) from exhaustion.
+std::optional<Analysis> analyse_memory(std::string_view text) {
+  static const RE2 start(R"((?i)(CUDA out of memory|Out of memory while trying to allocate|Out of memory allocating|OOM when allocating|ran out of memory trying to allocate))");
+  re2::StringPiece found;
+  if (!RE2::PartialMatch(text, start, &found)) return std::nullopt;
+  const size_t at = static_cast<size_t>(found.data() - text.data());
+  const std::string line = line_at(text, at);
+  // The report may be wrapped over a few lines; read from its start onwards.
+  const std::string_view report = text.substr(at, 2000);
+  Analysis a{"memory", line, {}, {}};
+  const auto requested = size_after(report, R"((?i)(?:Tried to allocate|trying to allocate|allocating))");
+  const auto total = size_after(report, R"((?:GPU \d+ has a total capacity of|GPU \d+ has a total capacty of|GPU \d+;))");
+  auto free = size_before(report, R"((?:free\b|is free))");
+  const auto in_use = size_after(report, R"(this process has)");
+  auto allocated = size_before(report, R"((?:is allocated by PyTorch|already allocated))");
+  if (!allocated) allocated = size_after(report, R"(Of the allocated memory)");
+  const auto reserved_total = size_before(report, R"(reserved in total by PyTorch)");
+  std::optional<double> unallocated = size_before(report, R"(is reserved by PyTorch but unallocated)");
+  if (!unallocated && reserved_total && allocated) unallocated = *reserved_total - *allocated;
+  auto add = [&](const char* name, const std::optional<double>& bytes) {
+    if (bytes) a.figures.emplace_back(name, human_size(*bytes));
+  };
+  add("requested", requested);
+  add("total", total);
+  add("free", free);
+  add("process in use", in_use);
+  add("allocated", allocated);
+  add("reserved but unallocated", unallocated);
+  if (requested && unallocated && *unallocated >= *requested)
+    a.verdict = "fragmentation: " + human_size(*unallocated) + " is reserved but unallocated, more "
+                "than the " + human_size(*requested) + " requested; try "
+                "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True";
+  else if (total && in_use && free && *total - *in_use - *free > 0.25 * *total)
+    a.verdict = "another process: " + human_size(*total - *in_use - *free) + " of the " +
+                human_size(*total) + " is held outside this process; look at nvidia-smi";
+  else if (requested && unallocated)
+    a.verdict = "exhaustion: only " + human_size(*unallocated) + " is cached and free; reduce "
+                "memory use (batch size, activation checkpointing, lower precision)";
+  else if (requested)
+    a.verdict = "the figures do not tell fragmentation from exhaustion; reduce memory use, or "
+                "compare the allocator's statistics with the " + human_size(*requested) + " requested";
+  if (a.figures.empty()) return std::nullopt;
+  return a;
+}
+
+// "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus."
+std::optional<Analysis> analyse_xid(std::string_view text) {
+  static const RE2 xid(R"((Xid \(PCI:([0-9A-Fa-f:.]+)\):\s*(\d+)(?:,\s*pid=(\d+|'<unknown>'))?(?:,\s*name=([^,]*))?))");
+  re2::StringPiece whole;
+  std::string pci, number, pid, name;
+  if (!RE2::PartialMatch(text, xid, &whole, &pci, &number, &pid, &name)) return std::nullopt;
+  Analysis a{"xid", line_at(text, static_cast<size_t>(whole.data() - text.data())), {}, {}};
+  a.figures.emplace_back("xid", number);
+  a.figures.emplace_back("pci", pci);
+  if (!pid.empty()) a.figures.emplace_back("pid", pid);
+  if (!name.empty()) a.figures.emplace_back("process", name);
+  a.verdict = "the GPU at PCI " + pci + "; find its index and serial with nvidia-smi "
+              "--query-gpu=index,pci.bus_id,serial --format=csv";
+  return a;
+}
+
+// "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE,
+// ... Timeout(ms)=600000) ran for 600023 milliseconds before timing out."
+std::optional<Analysis> analyse_timeout(std::string_view text) {
+  static const RE2 work(R"((Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=(\d+), OpType=(\w+)[^)]*?Timeout\(ms\)=(\d+)\)))");
+  re2::StringPiece whole;
+  std::string seq, op, timeout;
+  if (!RE2::PartialMatch(text, work, &whole, &seq, &op, &timeout)) return std::nullopt;
+  const std::string line = line_at(text, static_cast<size_t>(whole.data() - text.data()));
+  Analysis a{"collective-timeout", line, {}, {}};
+  static const RE2 rank(R"(\[Rank (\d+)\])");
+  std::string r;
+  if (RE2::PartialMatch(line, rank, &r)) a.figures.emplace_back("rank", r);
+  a.figures.emplace_back("collective", op);
+  a.figures.emplace_back("sequence", seq);
+  a.figures.emplace_back("timeout", std::to_string(std::stoll(timeout) / 1000) + " s");
+  a.verdict = "this rank waited in " + op + " #" + seq + "; the suspect is the rank whose last "
+              "enqueued collective is below " + seq + " (compare every rank's SeqNum, or dump the "
+              "flight recorder), not the first rank to time out";
+  return a;
+}
+
+}  // namespace
+
+std::string human_size(double bytes) {
+  static const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
+  if (std::fabs(bytes) < 1024) return std::to_string(static_cast<long long>(bytes)) + " bytes";
+  int unit = -1;
+  while (std::fabs(bytes) >= 1024 && unit < 3) bytes /= 1024, ++unit;
+  char out[32];
+  std::snprintf(out, sizeof out, "%.2f %s", bytes, kUnits[unit]);
+  return out;
+}
+
+std::vector<Analysis> analyse(std::string_view text) {
+  std::vector<Analysis> out;
+  for (auto analyser : {analyse_memory, analyse_xid, analyse_timeout})
+    if (std::optional<Analysis> a = analyser(text)) out.push_back(std::move(*a));
+  return out;
+}
+
+}  // namespace gpuerr::query

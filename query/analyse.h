@@ -1,0 +1,28 @@
+// Analysers: read the figures some messages carry (an out-of-memory report's sizes, an Xid
+// line's PCI address, a collective timeout's sequence number) and say what they mean. Pure
+// functions on text; lookup attaches each result to the entries whose signatures match its line.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gpuerr::query {
+
+/// What one message's figures say.
+struct Analysis {
+  std::string kind;  // "memory", "xid" or "collective-timeout"
+  std::string line;  // the line the figures were read from, as given
+  std::vector<std::pair<std::string, std::string>> figures;  // ("requested", "20.00 MiB"), in a fixed order
+  std::string verdict;  // one sentence, e.g. "fragmentation: ... try expandable_segments"
+};
+
+/// Every analysable message in `text`, in order of appearance; empty when none. Expects
+/// terminal escapes already removed (strip_terminal).
+std::vector<Analysis> analyse(std::string_view text);
+
+/// `bytes` as "1.50 GiB", "20.00 MiB" or "512 bytes".
+std::string human_size(double bytes);
+
+}  // namespace gpuerr::query
