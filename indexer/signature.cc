@@ -178,6 +178,16 @@ std::string signature_anchor(std::string_view signature) {
   return longest_token(placeholder_literals(signature));
 }
 
+size_t signature_letters(std::string_view signature) {
+  const std::vector<std::string> runs =
+      signature.starts_with(kRawPrefix) ? required_literals(signature.substr(kRawPrefix.size()))
+                                        : placeholder_literals(signature);
+  size_t letters = 0;
+  for (const std::string& run : runs)
+    for (char c : run) letters += std::isalpha(static_cast<unsigned char>(c)) != 0;
+  return letters;
+}
+
 // Each signature is compiled only when its anchor word occurs in a text being matched: a
 // lookup touches a handful of the catalogue's signatures, so compiling all of them at start-up
 // (an RE2::Set of a thousand patterns, about 40 ms) would cost more than the whole lookup.

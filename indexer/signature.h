@@ -22,6 +22,12 @@ std::string signature_problem(std::string_view signature);
 /// told, as for a raw pattern with alternatives.
 std::string signature_anchor(std::string_view signature);
 
+/// How much literal text a match of `signature` must contain, in letters: a longer required text
+/// says more ("CUDA out of memory. Tried to allocate" over "out of memory"). Placeholders count
+/// nothing; a raw pattern counts the letters outside its optional parts (0 when alternatives
+/// make that hard to tell).
+size_t signature_letters(std::string_view signature);
+
 /// Many signatures, each compiled once, on first need; matching is case-insensitive and finds
 /// each signature anywhere in the text. Safe to share between threads.
 ///

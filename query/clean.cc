@@ -61,6 +61,20 @@ std::string strip_terminal(std::string_view text) {
   return out;
 }
 
+std::string unwrap_long_lines(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    out.append(text.substr(start, end - start));
+    if (end < text.size() && end - start < kWrappedWidth) out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string search_text(std::string_view text) {
   std::string s = strip_terminal(text);
   for (const RE2* pattern : noise_patterns()) RE2::GlobalReplace(&s, *pattern, " ");

@@ -24,6 +24,8 @@ const std::vector<NumberContext>& number_contexts() {
       // "NCCL error 1: unhandled cuda error", "Check failed: result == ncclSuccess (1 vs. 0)"
       {"nccl", new RE2(R"((?i)\bnccl\s+(?:error|failure)\s*[:=#]?\s*\(?(\d+)\b)")},
       {"nccl", new RE2(R"(\bncclSuccess\s*\((\d+)\s*vs\.?\s*0\))")},
+      // NCCL traces a failure back up its call stack as "NCCL INFO init.cc:1303 -> 2"
+      {"nccl", new RE2(R"(\bNCCL INFO [\w/.]+:\d+ -> (\d+)\b)")},
       // "CUDA error 700", "CUDA runtime error (700)", "cudaError 700", "cudaError_t = 700"
       {"cuda", new RE2(R"((?i)\bcuda(?:\s+runtime)?\s*error(?:_t)?(?:\s+code)?\s*[:=#]?\s*\(?(\d+)\b)")},
       // "(error 700)" or "error code 700" on a line that says CUDA elsewhere
@@ -37,11 +39,14 @@ const std::vector<NumberContext>& number_contexts() {
       // Numba "[716] Call to cuMemcpyDtoH results in ...", Julia "CuError(code=700, ...)",
       // "CUresult error  result=2"
       {"cu", new RE2(R"(\[(\d+)\]\s*Call to cu[A-Z])")},
+      {"cu", new RE2(R"(\bCudaAPIError: \[(\d+)\])")},
       {"cu", new RE2(R"((?i)\bCuError\(code\s*=\s*(\d+))")},
       {"cu", new RE2(R"((?i)\bCUresult\b[^\n]{0,40}?\bresult\s*=\s*(\d+))")},
       // The math libraries: "CURAND failure 105", "CUSPARSE ERROR (code = 7, ...)", "cuSPARSE
       // API failed ... with error: internal error (7)", "CUBLAS_STATUS_SUCCESS (13 vs. 0)"
       {"", new RE2(R"((?i)\b(cublas|cudnn|cufft|curand|cusolver|cusparse)[^\n]{0,80}?\b(?:error|failure|status)\b(?:\s*:\s*[a-z ]{0,30}?)?\s*[:=]?\s*[(\[]?\s*(?:code\s*=\s*)?(\d+)\b)")},
+      // TensorFlow's "failed to make cuFFT batched plan:5"
+      {"cufft", new RE2(R"((?i)\bcufft\b[^\n]{0,40}?\bplan\s*:\s*(\d+))")},
       {"", new RE2(R"((?i)\b(cublas|cudnn|cufft|curand|cusolver|cusparse)_STATUS_SUCCESS\s*\((\d+)\s*vs\.?\s*0\))")},
   };
   return contexts;

@@ -59,6 +59,13 @@ TEST_CASE("the anchor is a word every match must contain") {
   }
 }
 
+TEST_CASE("a signature's letters count only the text every match must contain") {
+  CHECK(signature_letters("misaligned address") == 17);
+  CHECK(signature_letters("Tried to allocate {size}") == 15);
+  CHECK(signature_letters("re:Xid \\(PCI:[^)]*\\): 79") == 6);  // "Xid (PCI:" and "): 79"
+  CHECK(signature_letters("re:(?:CUDA|cuda) error") == 0);  // alternatives hide what is required
+}
+
 TEST_CASE("a signature that does not compile says why") {
   CHECK(signature_problem("ok {n}") == "");
   CHECK(signature_problem("x {nope}") ==

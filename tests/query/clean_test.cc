@@ -23,6 +23,13 @@ TEST_CASE("terminal cleaning keeps what the terminal showed") {
   }
 }
 
+TEST_CASE("long lines are joined to the next one, short ones are left alone") {
+  const std::string long_line(kWrappedWidth, 'x');
+  CHECK(unwrap_long_lines(long_line + "\nyy\nshort\nz") == long_line + "yy\nshort\nz");
+  CHECK(unwrap_long_lines("a\nb\n") == "a\nb\n");
+  CHECK(unwrap_long_lines("") == "");
+}
+
 TEST_CASE("search text drops what varies between two occurrences of one failure") {
   struct Case {
     std::string name, input, gone, kept;

@@ -75,6 +75,40 @@ TEST_CASE("search syntax in user text is read as plain words") {
   }
 }
 
+TEST_CASE("a message hard-wrapped mid-word by a terminal is still recognised") {
+  const std::string wrapped =
+      "worker-1  | [rank1]:[E ProcessGroupNCCL.cpp:1414] [PG 2 Rank 1] Process group watchdog "
+      "thread terminated with exception: CUDA error: an illegal me\nmory access was encountered\n";
+  const std::vector<Match> m = lookup(bundled_store(), wrapped);
+  REQUIRE(!m.empty());
+  CHECK(m.front().entry_id == "illegal-memory-access");
+  CHECK(m.front().confidence >= kConfident);
+}
+
+TEST_CASE("two entries with the same kind of exact evidence are both less certain") {
+  // Two different CUDA errors in one paste: each has a signature, neither can be sure.
+  const std::vector<Match> m = lookup(bundled_store(),
+                                      "CUDA error: misaligned address\n"
+                                      "CUDA error: an illegal memory access was encountered");
+  REQUIRE(m.size() >= 2);
+  const std::vector<Match> alone = lookup(bundled_store(), "CUDA error: misaligned address");
+  CHECK(m[0].confidence < alone.front().confidence);
+  CHECK(m[1].confidence >= kConfident);
+}
+
+TEST_CASE("an analysis lands on the entry whose signature matches its line, and nowhere else") {
+  const std::vector<Match> m = lookup(
+      bundled_store(),
+      "NVRM: Xid (PCI:0000:3b:00): 79, pid=1122, name=python3, GPU has fallen off the bus.\n"
+      "RuntimeError: CUDA error: unspecified launch failure");
+  bool xid_analysed = false;
+  for (const Match& match : m) {
+    if (match.entry_id == "xid-79") xid_analysed = match.analysis && match.analysis->kind == "xid";
+    if (match.entry_id == "unspecified-launch-failure") CHECK_FALSE(match.analysis);
+  }
+  CHECK(xid_analysed);
+}
+
 TEST_CASE("matches come best first with confidence between 0 and 1") {
   const std::vector<Match> m =
       lookup(bundled_store(), "RuntimeError: CUDA error: misaligned address (error 716)");
