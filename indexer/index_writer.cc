@@ -102,10 +102,11 @@ void write_sqlite(const std::vector<Entry>& entries, const std::vector<Documente
     meta.run("built_at", utc_now());
     meta.run("entry_count", std::to_string(entries.size()));
     meta.run("gpuerr_version", GPUERR_VERSION);
-    Insert entry(db, "INSERT INTO entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    Insert entry(db, "INSERT INTO entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (const Entry& e : entries) {
       entry.run(e.id, kind_name(e.kind), e.title, e.category, e.poisons_context, e.hardware,
-                e.hardware_evidence, e.env_name, e.env_values, e.env_default, e.body_markdown,
+                e.hardware_evidence, e.kind == Kind::kError && e.role.empty() ? "cause" : e.role,
+                e.env_name, e.env_values, e.env_default, e.body_markdown,
                 e.body_html, e.file, e.layer);
       write_lists(db, e);
     }

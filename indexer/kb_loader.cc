@@ -39,6 +39,7 @@ constexpr std::array kFields{
     FieldSpec{"poisons_context", Shape::kBool, true, false, false, false},
     FieldSpec{"hardware", Shape::kText, true, false, false, true},
     FieldSpec{"hardware_evidence", Shape::kText, true, false, false, false},
+    FieldSpec{"role", Shape::kText, true, false, false, false},
     FieldSpec{"first_actions", Shape::kList, true, false, false, true},
     FieldSpec{"related", Shape::kList, true, true, true, false},
     FieldSpec{"examples", Shape::kList, true, false, false, true},
@@ -51,6 +52,7 @@ constexpr std::array kFields{
 constexpr std::array<std::string_view, 7> kCategories{
     "application", "configuration", "hardware", "driver", "resource", "framework", "communication"};
 constexpr std::array<std::string_view, 4> kHardware{"no", "possible", "likely", "yes"};
+constexpr std::array<std::string_view, 4> kRoles{"cause", "consequence", "memory-error", "warning"};
 
 bool applies(const FieldSpec& f, Kind kind) {
   return kind == Kind::kError ? f.for_error : kind == Kind::kEnv ? f.for_env : f.for_faq;
@@ -145,6 +147,7 @@ class FieldReader {
     else if (name == "category") e.category = value;
     else if (name == "hardware") e.hardware = value;
     else if (name == "hardware_evidence") e.hardware_evidence = value;
+    else if (name == "role") e.role = value;
     else if (name == "name") e.env_name = value;
     else if (name == "values") e.env_values = value;
     else if (name == "default") e.env_default = value;
@@ -222,6 +225,9 @@ void check_values(const std::string& file, const ParsedEntry& p, std::vector<Dia
   if (e.kind == Kind::kError && !e.hardware.empty() && !contains(kHardware, e.hardware))
     out.push_back({file, line("hardware"),
                    "unknown hardware '" + e.hardware + "' (one of: " + joined(kHardware) + ")"});
+  if (e.kind == Kind::kError && !e.role.empty() && !contains(kRoles, e.role))
+    out.push_back({file, line("role"),
+                   "unknown role '" + e.role + "' (one of: " + joined(kRoles) + ")"});
   for (const std::string& code : e.codes)
     if (code.find_first_not_of("0123456789") == std::string::npos)
       out.push_back({file, line("codes"),

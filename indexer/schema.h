@@ -5,7 +5,7 @@
 namespace gpuerr::schema {
 
 /// Bumped whenever the stored layout changes; a reader refuses any other version.
-inline constexpr int kVersion = 2;
+inline constexpr int kVersion = 3;
 
 inline constexpr const char* kSqliteFile = "kb.sqlite";
 inline constexpr const char* kXapianDir = "xapian";
@@ -28,6 +28,7 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE entries (
   id TEXT PRIMARY KEY, kind TEXT NOT NULL, title TEXT NOT NULL, category TEXT NOT NULL,
   poisons_context INTEGER NOT NULL, hardware TEXT NOT NULL, hardware_evidence TEXT NOT NULL,
+  role TEXT NOT NULL,
   env_name TEXT NOT NULL, env_values TEXT NOT NULL, env_default TEXT NOT NULL,
   body_markdown TEXT NOT NULL, body_html TEXT NOT NULL, file TEXT NOT NULL, layer TEXT NOT NULL);
 CREATE TABLE codes (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, code TEXT NOT NULL,

@@ -176,8 +176,8 @@ struct Store::Impl {
 namespace {
 
 constexpr const char* kEntryColumns =
-    "SELECT id, kind, title, category, poisons_context, hardware, hardware_evidence, env_name, "
-    "env_values, env_default, body_markdown, body_html, file, layer FROM entries ";
+    "SELECT id, kind, title, category, poisons_context, hardware, hardware_evidence, role, "
+    "env_name, env_values, env_default, body_markdown, body_html, file, layer FROM entries ";
 
 Entry entry_from(const Rows& r) {
   Entry e;
@@ -188,13 +188,14 @@ Entry entry_from(const Rows& r) {
   e.poisons_context = r.integer(4) != 0;
   e.hardware = r.text(5);
   e.hardware_evidence = r.text(6);
-  e.env_name = r.text(7);
-  e.env_values = r.text(8);
-  e.env_default = r.text(9);
-  e.body_markdown = r.text(10);
-  e.body_html = r.text(11);
-  e.file = r.text(12);
-  e.layer = r.text(13);
+  e.role = r.text(7);
+  e.env_name = r.text(8);
+  e.env_values = r.text(9);
+  e.env_default = r.text(10);
+  e.body_markdown = r.text(11);
+  e.body_html = r.text(12);
+  e.file = r.text(13);
+  e.layer = r.text(14);
   return e;
 }
 

@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include "indexer/error.h"
+#include "indexer/schema.h"
 #include "tests/support.h"
 
 namespace gpuerr::query {
@@ -52,7 +53,7 @@ TEST_CASE("an index of another schema version is refused with the rebuild comman
                nullptr);
   sqlite3_close(db);
   CHECK(open_error(dir) == "index '" + dir.string() +
-                               "' has schema version 999, this gpuerr reads version 2 (rebuild "
+                               "' has schema version 999, this gpuerr reads version " + std::to_string(schema::kVersion) + " (rebuild "
                                "it with 'gpuerr index --kb kb --out " + dir.string() + "')");
 }
 
