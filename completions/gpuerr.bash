@@ -2,7 +2,7 @@
 _gpuerr() {
   local cur prev words cword
   _init_completion || return
-  local commands="lookup show list env faq stats doctor index lint eval"
+  local commands="lookup show list env faq stats doctor index lint eval triage redact"
   local global="--index --json --help --version"
   case "$prev" in
     --index|--kb|--out) _filedir -d; return ;;
@@ -19,6 +19,9 @@ _gpuerr() {
     list) COMPREPLY=($(compgen -W "--category $global" -- "$cur")) ;;
     index) COMPREPLY=($(compgen -W "--kb --out --help" -- "$cur")) ;;
     lint) COMPREPLY=($(compgen -W "--kb --help" -- "$cur")) ;;
+    triage) COMPREPLY=($(compgen -f -W "--checkpoint-pattern --redact --year --boot-time $global" -- "$cur")) ;;
+    redact) COMPREPLY=($(compgen -f -- "$cur")) ;;
+    eval) COMPREPLY=($(compgen -f -W "--misses $global" -- "$cur")) ;;
     *) COMPREPLY=($(compgen -W "$global" -- "$cur")) ;;
   esac
 }

@@ -1,0 +1,113 @@
+#include "query/log_events.h"
+
+#include "indexer/error.h"
+
+namespace gpuerr::query {
+namespace {
+
+RE2::Options case_blind() {
+  RE2::Options o;
+  o.set_case_sensitive(false);
+  o.set_log_errors(false);
+  return o;
+}
+
+}  // namespace
+
+bool worth_reading(std::string_view message) {
+  // Words that every error, save or setting line of interest contains one of; a training log's
+  // ordinary progress lines contain none, so most lines stop here.
+  static const RE2 cue(
+      R"(error|fail|xid|warn|exception|assert|terminate|killed|timed out|timeout|out of memory|)"
+      R"(oom|ecc|fault|abort|sigterm|sigkill|signal|exitcode|exit code|checkpoint|saving|saved|)"
+      R"(nccl_|pytorch_|cuda_|torch_|xla_|tf_|version|fallen|illegal|misaligned|exhausted|)"
+      R"(mismatch|unable|cannot|could not|invalid|not compatible|no kernel|segmentation|rank\s*:|)"
+      R"(host\s*:|first observed|cancelled|last enqueued|watchdog|heartbeat)",
+      case_blind());
+  return RE2::PartialMatch(message, cue);
+}
+
+std::optional<SaveLine> read_save(std::string_view message) {
+  // Completed saves, as PyTorch Lightning, Hugging Face Trainer, DeepSpeed, Megatron and
+  // torch.distributed.checkpoint (torchtitan) report them.
+  static const RE2 done(
+      R"(saving model to ['"]?\S+|Saving model checkpoint to \S+|Checkpoint \S+ is ready now|)"
+      R"(successfully saved checkpoint|Finished saving the checkpoint|checkpoint saved|)"
+      R"(saved checkpoint (?:to|at)\b|Model weights saved in)",
+      case_blind());
+  // Starts of saves whose end the same framework reports (DeepSpeed, Megatron, torchtitan).
+  static const RE2 started(
+      R"(Checkpoint \S+ is about to be saved|saving checkpoint at iteration|)"
+      R"(Saving the checkpoint \(or staging)",
+      case_blind());
+  if (RE2::PartialMatch(message, done)) return SaveLine{true};
+  if (RE2::PartialMatch(message, started)) return SaveLine{false};
+  return std::nullopt;
+}
+
+std::vector<std::string> read_settings(std::string_view message) {
+  static const RE2 variable(
+      R"(\b((?:PYTORCH|TORCH|NCCL|CUDA|XLA|TF|NVIDIA|CUBLAS|CUDNN)_[A-Z0-9_]+)=([^\s'",;]+))");
+  static const RE2 version(
+      R"((?i)\b(NCCL version \d+\.\d+\.\d+|Driver Version:\s*\d+(?:\.\d+)+|CUDA Version:\s*\d+\.\d+|)"
+      R"(torch(?:==|\s+version\s*:?\s*)\d+\.\d+\.\d+\S*))");
+  std::vector<std::string> out;
+  re2::StringPiece in(message.data(), message.size());
+  std::string name, value;
+  while (RE2::FindAndConsume(&in, variable, &name, &value)) out.push_back(name + "=" + value);
+  in = re2::StringPiece(message.data(), message.size());
+  std::string v;
+  while (RE2::FindAndConsume(&in, version, &v)) out.push_back(v);
+  return out;
+}
+
+std::optional<WatchdogLine> read_watchdog(std::string_view message) {
+  static const RE2 timed_out(R"(WorkNCCL\(SeqNum=(\d+))");
+  static const RE2 progress(
+      R"(last enqueued (?:NCCL )?work: (\d+), last completed (?:NCCL )?work: (\d+))");
+  WatchdogLine w;
+  long seq = 0, enqueued = 0, completed = 0;
+  if (RE2::PartialMatch(message, timed_out, &seq) &&
+      message.find("timeout") != std::string_view::npos)
+    w.timed_out_seq = seq;
+  if (RE2::PartialMatch(message, progress, &enqueued, &completed))
+    w.last_enqueued = enqueued, w.last_completed = completed;
+  if (!w.timed_out_seq && !w.last_enqueued) return std::nullopt;
+  return w;
+}
+
+bool is_teardown(std::string_view message) {
+  static const RE2 teardown(
+      R"(Sending process \d+ closing signal SIG|ChildFailedError|failed \(exitcode: -?\d+\)|)"
+      R"(srun: error: .*Exited with exit code|\*\*\* (?:STEP|JOB) .* CANCELLED|)"
+      R"(mpirun noticed that process rank|terminate called after throwing|)"
+      R"(Signal \d+ \(SIG\w+\) received|exited on signal|Received \w+ death signal)");
+  return RE2::PartialMatch(message, teardown);
+}
+
+bool opens_failure_summary(std::string_view message) {
+  return message.find("Root Cause (first observed failure)") != std::string_view::npos;
+}
+
+std::optional<LauncherField> read_failure_summary_field(std::string_view message) {
+  static const RE2 field(R"(^\s*(time|host|rank|exitcode)\s*:\s*(.+?)\s*$)");
+  std::string name, value;
+  if (!RE2::PartialMatch(message, field, &name, &value)) return std::nullopt;
+  return LauncherField{name, value};
+}
+
+SavePatterns::SavePatterns(const std::vector<std::string>& patterns) {
+  for (const std::string& p : patterns) {
+    auto re = std::make_unique<RE2>(p, RE2::Quiet);
+    if (!re->ok()) throw Error("checkpoint pattern '" + p + "' does not compile: " + re->error());
+    compiled_.push_back(std::move(re));
+  }
+}
+
+bool SavePatterns::match(std::string_view message) const {
+  for (const auto& re : compiled_)
+    if (RE2::PartialMatch(message, *re)) return true;
+  return false;
+}
+
+}  // namespace gpuerr::query

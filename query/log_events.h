@@ -1,0 +1,63 @@
+// The non-catalogue lines triage reads: checkpoint saves, settings and versions, collective
+// watchdog sequence numbers, launcher teardown and torchrun's failure summary. One function
+// per kind of line, each a pure reading of one message. Used by triage.cc only.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <re2/re2.h>
+
+namespace gpuerr::query {
+
+/// Does `message` probably say something triage needs (an error, a save, a setting)? A cheap
+/// filter in front of the readers below and of lookup.
+bool worth_reading(std::string_view message);
+
+/// A checkpoint save: started (a "saving ..." line of a framework that later confirms) or
+/// completed. nullopt when `message` is not about a save.
+struct SaveLine {
+  bool completed = true;
+};
+std::optional<SaveLine> read_save(std::string_view message);
+
+/// Settings and versions printed in the log: "NCCL_DEBUG=INFO", "NCCL version 2.19.3",
+/// "Driver Version: 535.104.05". Empty when there are none.
+std::vector<std::string> read_settings(std::string_view message);
+
+/// What a collective watchdog line says about one rank's progress.
+struct WatchdogLine {
+  std::optional<long> timed_out_seq;   // "WorkNCCL(SeqNum=12, ..." that timed out
+  std::optional<long> last_enqueued;   // "last enqueued NCCL work: 12"
+  std::optional<long> last_completed;  // "last completed NCCL work: 11"
+};
+std::optional<WatchdogLine> read_watchdog(std::string_view message);
+
+/// Launcher teardown around a failure (SIGTERM to peers, ChildFailedError, srun and mpirun
+/// exits, `terminate called`): cascade, never a cause.
+bool is_teardown(std::string_view message);
+
+/// torchrun's "Root Cause (first observed failure)" block: the agent's observation order, weak
+/// evidence of the failing rank. A field line of that block ("rank : 3 (local_rank: 3)").
+struct LauncherField {
+  std::string name;  // "rank", "host", "time", "exitcode"
+  std::string value;
+};
+bool opens_failure_summary(std::string_view message);
+std::optional<LauncherField> read_failure_summary_field(std::string_view message);
+
+/// A site's own patterns (RE2) for completed saves, compiled once.
+class SavePatterns {
+ public:
+  /// Throws gpuerr::Error naming the first pattern that does not compile.
+  explicit SavePatterns(const std::vector<std::string>& patterns);
+  bool match(std::string_view message) const;
+
+ private:
+  std::vector<std::unique_ptr<RE2>> compiled_;
+};
+
+}  // namespace gpuerr::query

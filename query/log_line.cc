@@ -1,0 +1,235 @@
+#include "query/log_line.h"
+
+#include <array>
+#include <cstdlib>
+
+#include <re2/re2.h>
+
+namespace gpuerr::query {
+namespace {
+
+constexpr int kMaxPrefixes = 10;  // prefixes stack ("host | (Worker pid=1) [rank3]:[E...]")
+
+int month_number(std::string_view name) {
+  static constexpr std::array<std::string_view, 12> kMonths{
+      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  for (size_t i = 0; i < kMonths.size(); ++i)
+    if (kMonths[i] == name) return static_cast<int>(i) + 1;
+  return 1;
+}
+
+int to_int(const std::string& s) { return std::atoi(s.c_str()); }
+
+double to_seconds(std::string s) {
+  for (char& c : s)
+    if (c == ',') c = '.';  // Python logging writes "12:00:00,123"
+  return std::strtod(s.c_str(), nullptr);
+}
+
+// "+02:00", "-0500" or "Z" as seconds east of UTC.
+double zone_offset(const std::string& zone) {
+  if (zone.empty() || zone == "Z") return 0;
+  const int sign = zone[0] == '-' ? -1 : 1;
+  const std::string digits = zone.substr(1);
+  const int hours = to_int(digits.substr(0, 2));
+  const int minutes = to_int(digits.substr(digits.size() >= 4 ? digits.size() - 2 : 2));
+  return sign * (hours * 3600.0 + minutes * 60.0);
+}
+
+// Each reader consumes one prefix at the start of `in` and records what it says; false when
+// its prefix is not there. Patterns are anchored by RE2::Consume.
+using Reader = bool (*)(re2::StringPiece& in, LineOrigin& o, int year);
+
+bool iso_time(re2::StringPiece& in, LineOrigin& o, int) {
+  // 2024-05-01T12:00:00.123Z, [2024-05-01 12:00:00,123], 2024-05-01 12:00:00 - ...
+  static const RE2 re(
+      R"(\[?(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d(?:[.,]\d+)?)(Z|[+-]\d\d:?\d\d)?\]?(?:\s*[-|:]\s+|\s+))");
+  std::string y, mo, d, h, mi, s, zone;
+  if (!RE2::Consume(&in, re, &y, &mo, &d, &h, &mi, &s, &zone)) return false;
+  o.time = utc_seconds(to_int(y), to_int(mo), to_int(d), to_int(h), to_int(mi), to_seconds(s)) -
+           zone_offset(zone);
+  return true;
+}
+
+bool dmesg_wall_time(re2::StringPiece& in, LineOrigin& o, int) {
+  // dmesg -T: "[Tue Mar  5 10:12:01 2024] "
+  static const RE2 re(R"(\[\w{3} (\w{3}) +(\d+) (\d\d):(\d\d):(\d\d) (\d{4})\]\s*)");
+  std::string mo, d, h, mi, s, y;
+  if (!RE2::Consume(&in, re, &mo, &d, &h, &mi, &s, &y)) return false;
+  o.time = utc_seconds(to_int(y), month_number(mo), to_int(d), to_int(h), to_int(mi), to_int(s));
+  o.kernel = true;
+  return true;
+}
+
+bool uptime(re2::StringPiece& in, LineOrigin& o, int) {
+  static const RE2 re(R"(\[\s*(\d+\.\d+)\]\s*)");
+  std::string seconds;
+  if (!RE2::Consume(&in, re, &seconds)) return false;
+  o.uptime = to_seconds(seconds);
+  o.kernel = true;
+  return true;
+}
+
+bool syslog(re2::StringPiece& in, LineOrigin& o, int year) {
+  // "Mar  5 10:12:01 node7 kernel: " or "Mar 05 10:12:01 node7 python[123]: "
+  static const RE2 re(
+      R"((Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +(\d+) (\d\d):(\d\d):(\d\d(?:\.\d+)?) ([\w.-]+) ([\w./@-]+?)(?:\[(\d+)\])?: )");
+  std::string mo, d, h, mi, s, host, program, pid;
+  if (!RE2::Consume(&in, re, &mo, &d, &h, &mi, &s, &host, &program, &pid)) return false;
+  o.time = utc_seconds(year, month_number(mo), to_int(d), to_int(h), to_int(mi), to_seconds(s));
+  o.year_guessed = true;
+  o.host = host;
+  o.kernel = program == "kernel";
+  if (!pid.empty()) o.pid = std::atol(pid.c_str());
+  return true;
+}
+
+bool journal_host(re2::StringPiece& in, LineOrigin& o, int) {
+  // After an ISO time, journalctl -o short-iso prints "node7 kernel: " or "node7 python[12]: ".
+  if (!o.time) return false;
+  static const RE2 re(R"(([\w.-]+) ([\w./@-]+?)(?:\[(\d+)\])?: )");
+  std::string host, program, pid;
+  re2::StringPiece probe = in;
+  if (!RE2::Consume(&probe, re, &host, &program, &pid)) return false;
+  if (program != "kernel" && pid.empty()) return false;  // "ERROR root: ..." is not a host
+  in = probe;
+  o.host = host;
+  o.kernel = program == "kernel";
+  if (!pid.empty()) o.pid = std::atol(pid.c_str());
+  return true;
+}
+
+bool torchrun(re2::StringPiece& in, LineOrigin& o, int) {
+  // "[rank3]:" (PyTorch), "[default3]:" (torchrun --tee: role and local rank), "[3]:" (a
+  // log_line_prefix_template of "[${rank}]:")
+  static const RE2 re(R"(\[(rank|[A-Za-z_]*)(\d+)\]:\s*)");
+  std::string role, number;
+  if (!RE2::Consume(&in, re, &role, &number)) return false;
+  if (role.empty() || role == "rank") o.rank = to_int(number);
+  else o.local_rank = to_int(number);
+  return true;
+}
+
+bool srun(re2::StringPiece& in, LineOrigin& o, int) {
+  static const RE2 re(R"( *(\d{1,5}): )");  // srun -l: "12: message"
+  std::string task;
+  if (o.rank || !RE2::Consume(&in, re, &task)) return false;
+  o.rank = to_int(task);
+  return true;
+}
+
+bool mpirun(re2::StringPiece& in, LineOrigin& o, int) {
+  static const RE2 re(R"(\[\d+,(\d+)\]<std(?:out|err|diag)>:\s*)");  // --tag-output
+  std::string rank;
+  if (!RE2::Consume(&in, re, &rank)) return false;
+  o.rank = to_int(rank);
+  return true;
+}
+
+bool kubectl(re2::StringPiece& in, LineOrigin& o, int) {
+  static const RE2 re(R"(\[pod/([^/\]\s]+)/[^\]\s]*\]\s+)");  // kubectl logs --prefix
+  std::string pod;
+  if (!RE2::Consume(&in, re, &pod)) return false;
+  o.host = pod;
+  return true;
+}
+
+bool compose(re2::StringPiece& in, LineOrigin& o, int) {
+  static const RE2 re(R"(([\w.-]+)\s+\| )");  // docker compose: "trainer-1  | "
+  std::string service;
+  if (!o.host.empty() || !RE2::Consume(&in, re, &service)) return false;
+  o.host = service;
+  return true;
+}
+
+bool ray(re2::StringPiece& in, LineOrigin& o, int) {
+  static const RE2 re(R"(\((?:\w+ )?pid=(\d+)(?:, ip=([\d.]+))?\)\s+)");  // "(Worker pid=12, ip=10.0.0.2) "
+  std::string pid, ip;
+  if (!RE2::Consume(&in, re, &pid, &ip)) return false;
+  o.pid = std::atol(pid.c_str());
+  if (!ip.empty()) o.host = ip;
+  return true;
+}
+
+bool nccl(re2::StringPiece& in, LineOrigin& o, int) {
+  static const RE2 re(R"(([\w.-]+):(\d+):(\d+) \[(\d+)\] )");  // "node7:1234:1290 [3] NCCL INFO"
+  std::string host, pid, tid, device;
+  if (!RE2::Consume(&in, re, &host, &pid, &tid, &device)) return false;
+  o.host = host;
+  o.pid = std::atol(pid.c_str());
+  if (!o.local_rank) o.local_rank = to_int(device);
+  return true;
+}
+
+bool glog(re2::StringPiece& in, LineOrigin& o, int year) {
+  // glog "E0502 12:00:00.123456  1234 file.cc:12] " and c10 "[E502 12:00:00.123 file.cpp:12] "
+  static const RE2 re(
+      R"(\[?[IWEF](\d{1,2})(\d\d) (\d\d):(\d\d):(\d\d(?:\.\d+)?)(?:\s+(\d+))? [\w./-]+:\d+\]\s*)");
+  std::string mo, d, h, mi, s, pid;
+  if (!RE2::Consume(&in, re, &mo, &d, &h, &mi, &s, &pid)) return false;
+  o.time = utc_seconds(year, to_int(mo), to_int(d), to_int(h), to_int(mi), to_seconds(s));
+  o.year_guessed = true;
+  if (!pid.empty()) o.pid = std::atol(pid.c_str());
+  return true;
+}
+
+bool spaces(re2::StringPiece& in, LineOrigin&, int) {
+  size_t n = 0;
+  while (n < in.size() && (in[n] == ' ' || in[n] == '\t')) ++n;
+  in.remove_prefix(n);
+  return n > 0;
+}
+
+constexpr std::array<Reader, 14> kReaders{spaces, iso_time,  journal_host, dmesg_wall_time,
+                                          uptime, syslog,    torchrun,     mpirun,
+                                          kubectl, ray,      nccl,         glog,
+                                          srun,   compose};
+
+// c10d names the rank inside the message: "[PG 0 Rank 3]", "[Rank 3]".
+void rank_in_message(std::string_view message, LineOrigin& o) {
+  if (o.rank) return;
+  static const RE2 re(R"(\[(?:PG [^\]]*?)?Rank (\d+)\])");
+  std::string rank;
+  if (RE2::PartialMatch(message, re, &rank)) o.rank = to_int(rank);
+}
+
+}  // namespace
+
+double utc_seconds(int year, int month, int day, int hour, int minute, double second) {
+  // Days from civil (Howard Hinnant's algorithm), so no time zone or locale is involved.
+  year -= month <= 2;
+  const int era = (year >= 0 ? year : year - 399) / 400;
+  const int yoe = year - era * 400;
+  const int doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  const long days = static_cast<long>(era) * 146097 + doe - 719468;
+  return static_cast<double>(days) * 86400 + hour * 3600 + minute * 60 + second;
+}
+
+ParsedLine parse_line(std::string_view line, int year) {
+  ParsedLine out;
+  re2::StringPiece in(line.data(), line.size());
+  for (int i = 0; i < kMaxPrefixes; ++i) {
+    bool consumed = false;
+    for (Reader read : kReaders)
+      if (read(in, out.origin, year)) {
+        consumed = true;
+        break;
+      }
+    if (!consumed) break;
+  }
+  out.message = std::string_view(in.data(), in.size());
+  rank_in_message(out.message, out.origin);
+  return out;
+}
+
+std::optional<int> rank_from_file_name(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  static const RE2 re(R"((?i)(?:rank|worker|proc)[_.-]?(\d{1,6})(?:\D|$))");
+  std::string rank;
+  if (!RE2::PartialMatch(name, re, &rank)) return std::nullopt;
+  return to_int(rank);
+}
+
+}  // namespace gpuerr::query

@@ -1,0 +1,43 @@
+// Log lines: what the prefixes of one line say about where it came from (rank, host, process,
+// time) and the message after them. Knows torchrun, Slurm `srun -l`, `mpirun --tag-output`,
+// `kubectl logs --prefix/--timestamps`, NCCL's `host:pid:tid [dev]`, dmesg, journalctl, syslog,
+// Python logging and glog/c10 prefixes. Pure functions on text; no I/O.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpuerr::query {
+
+/// Where a line came from, as far as its prefixes tell. Absent fields were not printed.
+struct LineOrigin {
+  std::optional<int> rank;        // global rank: "[rank3]:", srun "3: ", mpirun "[1,3]<stderr>:"
+  std::optional<int> local_rank;  // torchrun "[default3]:", NCCL "[3] NCCL"
+  std::string host;               // syslog/journal host, NCCL "host:pid:tid", kubectl pod
+  std::optional<long> pid;        // NCCL "host:pid:tid", glog "E0502 12:00:00.1 1234 f.cc:1]"
+  std::optional<double> time;     // wall time, seconds since 1970-01-01 UTC
+  std::optional<double> uptime;   // kernel "[  123.456789]": seconds since boot
+  bool kernel = false;            // a kernel (dmesg, journal -k, syslog kernel:) line
+  bool year_guessed = false;      // `time` came from a date printed without its year
+};
+
+/// One line with its origin and the message that follows the prefixes.
+struct ParsedLine {
+  LineOrigin origin;
+  std::string_view message;  // a view into the parsed line
+};
+
+/// Reads the prefixes of `line`. `year` completes dates printed without one (syslog, glog,
+/// c10). Never throws; a line with no known prefix comes back with an empty origin and the whole
+/// line as its message.
+ParsedLine parse_line(std::string_view line, int year);
+
+/// The rank a per-rank log file's name gives ("rank_3.log", "worker-12.out", "log.rank7.txt"),
+/// or nullopt.
+std::optional<int> rank_from_file_name(std::string_view path);
+
+/// Seconds since the epoch for a civil UTC date and time.
+double utc_seconds(int year, int month, int day, int hour, int minute, double second);
+
+}  // namespace gpuerr::query

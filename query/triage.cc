@@ -1,0 +1,220 @@
+#include "query/triage.h"
+
+#include <algorithm>
+#include <ctime>
+#include <unordered_map>
+
+#include "query/clean.h"
+#include "query/log_events.h"
+#include "query/log_line.h"
+#include "query/lookup.h"
+#include "query/triage_facts.h"
+
+namespace gpuerr::query {
+namespace {
+
+// Bounds that keep memory flat whatever the log size.
+constexpr size_t kMaxEvents = 20000;       // distinct (entry, rank/host) events kept
+constexpr size_t kMaxCachedLines = 8192;   // cleaned lines whose lookup result is remembered
+constexpr size_t kMaxCheckpoints = 1000;   // the most recent saves kept
+constexpr size_t kMaxSettings = 200;
+constexpr size_t kMaxTextBytes = 400;      // of an event's line, as shown in the report
+constexpr size_t kSummaryFieldLines = 12;  // lines after torchrun's "first observed failure"
+
+// What reading needs of an entry, read once from the index.
+struct EntryFacts {
+  std::string role, category;
+};
+
+// Per input file: the recent past, for lines that carry no prefix of their own.
+struct FileState {
+  std::optional<double> last_time;
+  size_t summary_lines_left = 0;  // inside torchrun's failure summary block
+};
+
+int current_year() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  return utc.tm_year + 1900;
+}
+
+int year_of(double seconds) {
+  const std::time_t t = static_cast<std::time_t>(seconds);
+  std::tm utc{};
+  gmtime_r(&t, &utc);
+  return utc.tm_year + 1900;
+}
+
+// The same month, day and time of day in another year.
+double in_year(double seconds, int year) {
+  const std::time_t t = static_cast<std::time_t>(seconds);
+  std::tm utc{};
+  gmtime_r(&t, &utc);
+  return utc_seconds(year, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec) +
+         (seconds - static_cast<double>(t));
+}
+
+std::string clipped(std::string_view text) {
+  std::string s(text.substr(0, kMaxTextBytes));
+  while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+struct Triage::Impl {
+  const Store& store;
+  SavePatterns save_patterns;
+  int year;
+  bool year_given;
+  std::optional<double> boot_time;
+  std::map<std::string, double> boot_by_host;  // from kernel lines that carry both clocks
+
+  std::unordered_map<std::string, std::optional<Match>> line_cache;
+  mutable std::map<std::string, EntryFacts> facts;
+  std::map<std::string, size_t> event_index;  // identity key -> position in read.events
+  std::map<std::string, FileState> files;
+  TriageFacts read_so_far;
+  size_t order = 0;
+
+  Impl(const Store& s, std::vector<std::string> patterns, int y, std::optional<double> boot)
+      : store(s), save_patterns(patterns), year(y ? y : current_year()), year_given(y != 0),
+        boot_time(boot) {
+    read_so_far.guessed_year = year;
+  }
+
+  const EntryFacts& facts_of(const std::string& id) const {
+    auto it = facts.find(id);
+    if (it != facts.end()) return it->second;
+    EntryFacts f;
+    if (std::optional<Entry> e = store.entry(id)) f = {e->role.empty() ? "cause" : e->role, e->category};
+    return facts.emplace(id, std::move(f)).first->second;
+  }
+
+  // The entry a line names, through lookup, remembered by the line's cleaned words.
+  std::optional<Match> match_line(std::string_view message) {
+    std::string key = search_text(message.substr(0, 1000));
+    if (auto it = line_cache.find(key); it != line_cache.end()) return it->second;
+    std::optional<Match> found;
+    // Only exact evidence names an event: a log is mostly ordinary text, and full-text
+    // similarity alone would turn banners and progress lines into faults.
+    const std::vector<Match> matches = lookup(store, message.substr(0, 4000));
+    if (!matches.empty() && matches.front().confidence >= kConfident &&
+        (!matches.front().code.empty() || !matches.front().signature.empty()))
+      found = matches.front();
+    if (line_cache.size() >= kMaxCachedLines) line_cache.clear();
+    return line_cache.emplace(std::move(key), found).first->second;
+  }
+
+  std::optional<double> wall_time(const LineOrigin& o, FileState& state) {
+    if (o.time && o.uptime && !o.host.empty()) boot_by_host[o.host] = *o.time - *o.uptime;
+    if (o.time) return state.last_time = o.time;
+    if (o.uptime) {
+      auto it = boot_by_host.find(o.host);
+      if (it != boot_by_host.end()) return state.last_time = it->second + *o.uptime;
+      if (boot_time) return state.last_time = *boot_time + *o.uptime;
+      return std::nullopt;  // uptimes are not comparable with wall times
+    }
+    return state.last_time;  // a traceback line inherits the time of the line it follows
+  }
+
+  void add_event(const std::string& file, size_t line, std::string_view text,
+                 const LineOrigin& o, std::optional<double> time, const Match& m) {
+    const EntryFacts& f = facts_of(m.entry_id);
+    std::string who = o.rank ? "r" + std::to_string(*o.rank)
+                             : o.host + "/" + (o.local_rank ? std::to_string(*o.local_rank) : file);
+    const std::string key = m.entry_id + "|" + who;
+    if (auto it = event_index.find(key); it != event_index.end()) {
+      ++read_so_far.events[it->second].count;
+      return;
+    }
+    std::vector<LogEvent>& events = read_so_far.events;
+    if (events.size() >= kMaxEvents) return;
+    event_index.emplace(key, events.size());
+    events.push_back({m.entry_id, f.role, f.category, m.confidence, o.rank, o.local_rank, o.host,
+                      time, o.year_guessed, file, line, clipped(text),
+                      m.analysis ? m.analysis->verdict : "", 1, order});
+  }
+
+  void read(const std::string& file, size_t line, std::string_view text) {
+    ++read_so_far.lines;
+    read_so_far.bytes += text.size() + 1;
+    FileState& state = files[file];
+    if (!worth_reading(text) && state.summary_lines_left == 0 && !save_patterns.match(text))
+      return;
+    ++order;
+    ParsedLine p = parse_line(text, year);
+    if (!p.origin.rank && !p.origin.local_rank) p.origin.rank = rank_from_file_name(file);
+    const std::optional<double> time = wall_time(p.origin, state);
+    if (state.summary_lines_left > 0) {
+      --state.summary_lines_left;
+      read_summary_field(file, line, p);
+    }
+    if (opens_failure_summary(p.message)) state.summary_lines_left = kSummaryFieldLines;
+    for (std::string& s : read_settings(p.message))
+      if (read_so_far.settings.size() < kMaxSettings) read_so_far.settings.insert(std::move(s));
+    if (std::optional<SaveLine> save = read_save(p.message)) {
+      record_save(file, line, text, time, p.origin.year_guessed, save->completed);
+    } else if (save_patterns.match(p.message)) {
+      record_save(file, line, text, time, p.origin.year_guessed, true);
+    }
+    if (std::optional<WatchdogLine> w = read_watchdog(p.message); w && p.origin.rank) {
+      RankProgress& r = read_so_far.watchdog[*p.origin.rank];
+      if (w->timed_out_seq) r.timed_out_seq = w->timed_out_seq, r.file = file, r.line = line;
+      if (w->last_enqueued) r.last_enqueued = w->last_enqueued;
+    }
+    if (is_teardown(p.message)) {
+      ++read_so_far.teardown_lines;
+      return;
+    }
+    if (p.message.find(" NCCL INFO ") != std::string_view::npos ||
+        p.message.starts_with("NCCL INFO"))
+      return;  // NCCL's informational trace; its WARN lines are read
+    if (p.origin.time && !p.origin.year_guessed)
+      read_so_far.latest_year = std::max(read_so_far.latest_year, year_of(*p.origin.time));
+    if (std::optional<Match> m = match_line(p.message))
+      add_event(file, line, text, p.origin, time, *m);
+  }
+
+  void read_summary_field(const std::string& file, size_t line, const ParsedLine& p) {
+    std::optional<LauncherField> f = read_failure_summary_field(p.message);
+    if (!f || read_so_far.launcher_summary) return;
+    if (f->name == "rank") read_so_far.launcher_summary = Evidence{file, line, "rank " + f->value};
+  }
+
+  void record_save(const std::string& file, size_t line, std::string_view text,
+                   std::optional<double> time, bool year_guessed, bool completed) {
+    std::deque<CheckpointEvent>& checkpoints = read_so_far.checkpoints;
+    if (completed && !checkpoints.empty() && !checkpoints.back().completed)
+      checkpoints.pop_back();  // the confirmation of the save that just started
+    checkpoints.push_back({file, line, time, year_guessed, clipped(text), completed, order});
+    if (checkpoints.size() > kMaxCheckpoints) checkpoints.pop_front();
+  }
+};
+
+Triage::Triage(const Store& store, std::vector<std::string> checkpoint_patterns, int year,
+               std::optional<double> boot_time)
+    : impl_(std::make_unique<Impl>(store, std::move(checkpoint_patterns), year, boot_time)) {}
+Triage::~Triage() = default;
+
+void Triage::add_line(const std::string& file, size_t line, std::string_view text) {
+  impl_->read(file, line, text);
+}
+
+TriageReport Triage::report() const {
+  TriageFacts facts = impl_->read_so_far;
+  // Dates printed without a year (syslog, glog) were given this year while reading; when the
+  // input names a year elsewhere and none was given, move them to it, so that a dmesg excerpt
+  // and an ISO-dated rank log of 2024 sort together.
+  const int target = facts.latest_year;
+  if (!impl_->year_given && target && target != facts.guessed_year) {
+    for (LogEvent& e : facts.events)
+      if (e.year_guessed && e.time) e.time = in_year(*e.time, target);
+    for (CheckpointEvent& c : facts.checkpoints)
+      if (c.year_guessed && c.time) c.time = in_year(*c.time, target);
+  }
+  return judge(facts, impl_->store);
+}
+
+}  // namespace gpuerr::query

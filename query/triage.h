@@ -1,0 +1,107 @@
+// Triage: reads a training job's logs line by line (any number of files, ranks and hosts mixed)
+// and answers which rank failed first, whether it is the code, the configuration or the
+// hardware, and whether the last checkpoint is safe. Bounded memory; no I/O (the caller feeds
+// lines); knows nothing about terminals.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "query/store.h"
+
+namespace gpuerr::query {
+
+/// One recognised error, or the same error repeated on one rank or host (collapsed).
+struct LogEvent {
+  std::string entry_id;
+  std::string role;      // "cause", "consequence", "memory-error" or "warning" (the entry's)
+  std::string category;  // the entry's, e.g. "application"
+  double confidence = 0;
+  std::optional<int> rank;
+  std::optional<int> local_rank;
+  std::string host;
+  std::optional<double> time;  // seconds since the epoch, UTC
+  bool year_guessed = false;   // the line's date had no year (syslog, glog): see Triage
+  std::string file;            // where it was first seen
+  size_t line = 0;             // 1-based
+  std::string text;            // that line, at most a few hundred bytes
+  std::string reading;         // what the line's figures say (an analyser's verdict), if any
+  size_t count = 1;            // occurrences collapsed into this event
+  size_t order = 0;            // position in the input, for logs without times
+};
+
+/// A checkpoint save the log reports.
+struct CheckpointEvent {
+  std::string file;
+  size_t line = 0;
+  std::optional<double> time;
+  bool year_guessed = false;
+  std::string text;
+  bool completed = true;  // false: a "saving ..." line whose "saved" line never came
+  size_t order = 0;
+};
+
+/// A place in the input: "file:line".
+struct Evidence {
+  std::string file;
+  size_t line = 0;
+  std::string text;
+};
+
+struct TriageReport {
+  std::optional<LogEvent> first_fault;
+  std::string verdict = "unknown";  // "code", "configuration", "hardware" or "unknown"
+  std::string verdict_reason;       // one sentence
+  std::vector<Evidence> verdict_evidence;
+  std::vector<LogEvent> faults;   // independent faults, first fault first
+  std::vector<LogEvent> cascade;  // what the first fault explains, collapsed
+  size_t cascade_count = 0;       // lines in the cascade, teardown lines included
+  std::optional<CheckpointEvent> last_checkpoint;     // the last save before the first fault
+  std::optional<bool> safe_to_resume;                 // nullopt: no checkpoint seen
+  std::string checkpoint_reason;
+  std::vector<CheckpointEvent> checkpoints_after_fault;  // written after a memory error: unsafe
+  std::optional<int> hang_suspect_rank;  // for collective timeouts: the rank that stopped issuing
+  std::string hang_reason;
+  std::optional<Evidence> launcher_first_failure;  // torchrun's "first observed failure": weak
+  std::vector<std::string> settings;  // "NCCL_DEBUG=INFO", "NCCL version 2.19.3", ...
+  std::string first_action;           // of the first fault, skipping what the log shows in effect
+  std::string first_action_note;      // why an earlier first action was skipped, if one was
+  size_t lines = 0;
+  size_t bytes = 0;
+};
+
+/// Streams lines in, then reports. One Triage per job; not thread-safe.
+///
+///     Triage t(store);
+///     t.add_line("rank3.log", 1, "RuntimeError: CUDA error: an illegal memory access ...");
+///     TriageReport r = t.report();
+class Triage {
+ public:
+  /// `checkpoint_patterns` are extra RE2 patterns for completed checkpoint saves. Throws
+  /// gpuerr::Error naming a pattern that does not compile. `year` completes dates printed
+  /// without one (0: the latest year any line of the input names, else this year);
+  /// `boot_time` (seconds since the epoch) turns kernel uptimes into wall time.
+  explicit Triage(const Store& store, std::vector<std::string> checkpoint_patterns = {},
+                  int year = 0, std::optional<double> boot_time = std::nullopt);
+  ~Triage();
+  Triage(const Triage&) = delete;
+  Triage& operator=(const Triage&) = delete;
+
+  /// Reads one line (without its line break) of `file`; `line` counts from 1. Lines with binary
+  /// junk or invalid UTF-8 are read as far as they make sense, never rejected.
+  void add_line(const std::string& file, size_t line, std::string_view text);
+
+  /// What the lines read so far say.
+  TriageReport report() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gpuerr::query

@@ -1,0 +1,271 @@
+// Judging what triage read: the first fault, what it explains, code or hardware, and whether
+// the last checkpoint can be trusted.
+#include <algorithm>
+#include <cmath>
+
+#include <re2/re2.h>
+
+#include "query/triage_facts.h"
+
+namespace gpuerr::query {
+namespace {
+
+constexpr double kHardwareWindow = 600;  // seconds around a fault in which a hardware line counts
+
+struct Facts {
+  std::string role, category, hardware;
+  bool poisons_context = false;
+  std::vector<std::string> first_actions;
+};
+
+// Events and saves are ordered by time when every one involved has a time, else by input order
+// (within one file that is the order things happened; across files without times it is a guess).
+struct Clock {
+  bool timed = true;
+  template <typename A, typename B>
+  bool before(const A& a, const B& b) const {
+    if (timed && a.time && b.time && *a.time != *b.time) return *a.time < *b.time;
+    return a.order < b.order;
+  }
+};
+
+std::string where(const LogEvent& e) { return e.file + ":" + std::to_string(e.line); }
+
+bool is_fault(const std::string& role) { return role == "cause" || role == "memory-error"; }
+
+bool hardware_like(const Facts& f) {
+  return f.role == "memory-error" || f.category == "hardware" || f.hardware == "yes";
+}
+
+bool same_place(const LogEvent& a, const LogEvent& b) {
+  if (a.rank && b.rank) return *a.rank == *b.rank;
+  return a.host == b.host && a.local_rank == b.local_rank && (a.host.size() || a.file == b.file);
+}
+
+bool near_in_time(const LogEvent& a, const LogEvent& b) {
+  return !a.time || !b.time || std::fabs(*a.time - *b.time) <= kHardwareWindow;
+}
+
+// "VAR=value" pairs an action asks for; an action is in effect when the log shows them all.
+bool in_effect(const std::string& action, const std::set<std::string>& settings) {
+  static const RE2 assignment(R"(\b([A-Z][A-Z0-9_]{2,})=([^\s`'",;)]+))");
+  re2::StringPiece in(action);
+  std::string name, value;
+  bool any = false;
+  while (RE2::FindAndConsume(&in, assignment, &name, &value)) {
+    any = true;
+    const bool seen = std::any_of(settings.begin(), settings.end(), [&](const std::string& s) {
+      return s.starts_with(name + "=") && s.find(value) != std::string::npos;
+    });
+    if (!seen) return false;
+  }
+  return any;
+}
+
+class Judge {
+ public:
+  Judge(const TriageFacts& facts, const Store& store) : in_(facts), store_(store) {
+    for (const LogEvent& e : in_.events) clock_.timed = clock_.timed && e.time.has_value();
+  }
+
+  TriageReport run() {
+    TriageReport r;
+    r.lines = in_.lines;
+    r.bytes = in_.bytes;
+    r.settings.assign(in_.settings.begin(), in_.settings.end());
+    r.launcher_first_failure = in_.launcher_summary;
+    find_hang(r);
+    find_first_fault(r);
+    sort_out_the_rest(r);
+    decide_verdict(r);
+    judge_checkpoint(r);
+    choose_first_action(r);
+    list_faults(r);
+    return r;
+  }
+
+ private:
+  const Facts& facts(const std::string& id) {
+    auto it = facts_.find(id);
+    if (it != facts_.end()) return it->second;
+    Facts f;
+    if (std::optional<Entry> e = store_.entry(id))
+      f = {e->role.empty() ? "cause" : e->role, e->category, e->hardware, e->poisons_context,
+           e->first_actions};
+    return facts_.emplace(id, std::move(f)).first->second;
+  }
+
+  std::vector<LogEvent> sorted(bool (*keep)(const std::string& role)) {
+    std::vector<LogEvent> out;
+    for (const LogEvent& e : in_.events)
+      if (keep(e.role)) out.push_back(e);
+    std::stable_sort(out.begin(), out.end(),
+                     [&](const LogEvent& a, const LogEvent& b) { return clock_.before(a, b); });
+    return out;
+  }
+
+  // In a hang every rank that reached the collective times out; the one that never issued it
+  // has the lowest sequence number.
+  void find_hang(TriageReport& r) {
+    std::optional<int> suspect;
+    long lowest = 0, highest = 0;
+    auto consider = [&](int rank, long seq) {
+      if (!suspect || seq < lowest) suspect = rank, lowest = seq;
+      highest = std::max(highest, seq);
+    };
+    for (const auto& [rank, p] : in_.watchdog)
+      if (p.last_enqueued) consider(rank, *p.last_enqueued);
+    if (!suspect)
+      for (const auto& [rank, p] : in_.watchdog)
+        if (p.timed_out_seq) consider(rank, *p.timed_out_seq);
+    if (!suspect || lowest >= highest) return;
+    r.hang_suspect_rank = suspect;
+    r.hang_reason = "rank " + std::to_string(*suspect) + " issued collectives only up to #" +
+                    std::to_string(lowest) + " while others reached #" + std::to_string(highest) +
+                    ": it stopped issuing collectives (a hang or a fault before the collective)";
+  }
+
+  void find_first_fault(TriageReport& r) {
+    std::vector<LogEvent> faults = sorted([](const std::string& role) { return is_fault(role); });
+    if (!faults.empty()) {
+      r.first_fault = faults.front();
+      return;
+    }
+    std::vector<LogEvent> echoes =
+        sorted([](const std::string& role) { return role == "consequence"; });
+    if (echoes.empty()) return;
+    r.first_fault = echoes.front();
+    if (r.hang_suspect_rank)  // the suspect's own line, not the first rank to time out
+      for (const LogEvent& e : echoes)
+        if (e.rank == r.hang_suspect_rank) {
+          r.first_fault = e;
+          break;
+        }
+  }
+
+  // Whether `e` is explained by the first fault `f`.
+  bool explained(const LogEvent& e, const LogEvent& f) {
+    if (e.role == "consequence") return true;
+    if (e.entry_id == f.entry_id) return true;  // the same fault seen by other ranks
+    if (!clock_.before(f, e)) return false;
+    const Facts& ff = facts(f.entry_id);
+    const Facts& ef = facts(e.entry_id);
+    if (same_place(e, f) && ff.poisons_context) return true;  // a poisoned context
+    const bool same_host = f.host.empty() || e.host.empty() || f.host == e.host;
+    if (hardware_like(ff) && same_host && (near_in_time(e, f) || hardware_like(ef)))
+      return true;  // the GPU failed, and everything on it after that follows
+    // the kernel's own report of an application fault (Xid 13, 31, 43 after the CUDA error)
+    return e.entry_id.starts_with("xid-") && !hardware_like(ef) && same_host && near_in_time(e, f);
+  }
+
+  void sort_out_the_rest(TriageReport& r) {
+    r.cascade_count = in_.teardown_lines;
+    if (!r.first_fault) return;
+    for (const LogEvent& e :
+         sorted([](const std::string& role) { return role != "warning"; })) {
+      if (e.order == r.first_fault->order) continue;
+      if (explained(e, *r.first_fault)) {
+        r.cascade.push_back(e);
+        r.cascade_count += e.count;
+      } else {
+        r.faults.push_back(e);
+      }
+    }
+    r.cascade_count += r.first_fault->count - 1;
+  }
+
+  void list_faults(TriageReport& r) {
+    if (r.first_fault) r.faults.insert(r.faults.begin(), *r.first_fault);
+  }
+
+  void decide_verdict(TriageReport& r) {
+    if (!r.first_fault) {
+      r.verdict_reason = "no fault found in the log";
+      return;
+    }
+    const LogEvent& f = *r.first_fault;
+    for (const LogEvent& e : in_.events) {
+      const bool same_host = f.host.empty() || e.host.empty() || f.host == e.host;
+      if (hardware_like(facts(e.entry_id)) && same_host && near_in_time(e, f)) {
+        r.verdict = "hardware";
+        r.verdict_reason = "a GPU hardware error (" + e.entry_id + ") on that host near the fault";
+        r.verdict_evidence.push_back({e.file, e.line, e.text});
+        return;
+      }
+    }
+    const Facts& ff = facts(f.entry_id);
+    r.verdict_evidence.push_back({f.file, f.line, f.text});
+    if (ff.category == "application" || ff.category == "resource" || ff.category == "framework")
+      r.verdict = "code";
+    else if (ff.category == "configuration" || ff.category == "driver")
+      r.verdict = "configuration";
+    r.verdict_reason = r.verdict == "unknown"
+                           ? "the first fault (" + f.entry_id + ") does not tell code from hardware"
+                           : "the first fault is " + f.entry_id + " (" + ff.category + ")";
+  }
+
+  void judge_checkpoint(TriageReport& r) {
+    std::vector<LogEvent> memory = sorted([](const std::string& role) {
+      return role == "memory-error";
+    });
+    const CheckpointEvent* last = nullptr;
+    const CheckpointEvent* unfinished = nullptr;
+    for (const CheckpointEvent& c : in_.checkpoints) {
+      const bool before_fault = !r.first_fault || clock_.before(c, *r.first_fault);
+      if (!before_fault) {
+        if (c.completed && r.first_fault && r.first_fault->role == "memory-error")
+          r.checkpoints_after_fault.push_back(c);
+        continue;
+      }
+      if (c.completed) last = &c, unfinished = nullptr;
+      else unfinished = &c;
+    }
+    if (!last) {
+      r.checkpoint_reason = "no completed checkpoint save before the first fault";
+      return;
+    }
+    r.last_checkpoint = *last;
+    for (const LogEvent& m : memory)
+      if (clock_.before(m, *last)) {
+        r.safe_to_resume = false;
+        r.checkpoint_reason = "written after a GPU memory error (" + m.entry_id + " at " +
+                              where(m) + "); resume from a save before it";
+        return;
+      }
+    r.safe_to_resume = true;
+    r.checkpoint_reason = r.first_fault ? "completed before the first fault, with no GPU memory "
+                                          "error before it"
+                                        : "no fault and no GPU memory error in the log";
+    if (unfinished)
+      r.checkpoint_reason += "; a later save (" + unfinished->file + ":" +
+                             std::to_string(unfinished->line) + ") never completed: do not use it";
+  }
+
+  void choose_first_action(TriageReport& r) {
+    if (!r.first_fault) return;
+    std::string& reading = r.first_fault->reading;
+    if (!reading.empty() && in_effect(reading, in_.settings))
+      reading += " (already set in this log, so that alone did not prevent it)";
+    const std::vector<std::string>& actions = facts(r.first_fault->entry_id).first_actions;
+    for (const std::string& a : actions) {
+      if (!in_effect(a, in_.settings)) {
+        r.first_action = a;
+        return;
+      }
+      r.first_action_note = "skipped an action already in effect in the log: " + a.substr(0, 120);
+    }
+  }
+
+  const TriageFacts& in_;
+  const Store& store_;
+  Clock clock_;
+  std::map<std::string, Facts> facts_;
+};
+
+}  // namespace
+
+TriageReport judge(const TriageFacts& facts, const Store& store) {
+  return Judge(facts, store).run();
+}
+
+}  // namespace gpuerr::query

@@ -1,0 +1,87 @@
+// `gpuerr triage` and `gpuerr redact` as whole commands: files, pipes, compressed logs, the JSON
+// contract, exit codes and error lines.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support.h"
+
+namespace gpuerr::cli {
+
+using test::run_gpuerr;
+using test::run_shell;
+
+namespace {
+
+const std::string kFixtures = std::string(GPUERR_SOURCE_DIR) + "/tests/data/triage/";
+
+std::vector<std::string> triage(std::vector<std::string> args) {
+  args.insert(args.begin(), {"--index", test::bundled_index().string(), "triage"});
+  return args;
+}
+
+}  // namespace
+
+TEST_SUITE("cli") {
+
+TEST_CASE("triage --json prints the documented shape") {
+  const test::Run run = run_gpuerr(triage({"--json", kFixtures + "ecc-checkpoints.log"}));
+  REQUIRE(run.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  CHECK(j["first_fault"]["entry_id"] == "xid-48");
+  CHECK(j["first_fault"]["host"] == "node3");
+  CHECK(j["first_fault"]["time"] == "2024-07-01T08:20:05Z");
+  CHECK(j["first_fault"]["line"] == 3);
+  CHECK(j["verdict"] == "hardware");
+  CHECK(j["checkpoint"]["last_before_fault"]["line"] == 2);
+  CHECK(j["checkpoint"]["safe_to_resume"] == true);
+  CHECK(j["checkpoint"]["after_fault"].size() == 1);
+  CHECK(j["faults"].is_array());
+  CHECK(j["cascade_count"].is_number());
+  for (const char* key : {"reason"}) CHECK(j["checkpoint"].contains(key));
+}
+
+TEST_CASE("triage exits 0 with a fault, 1 without, 2 on an error") {
+  CHECK(run_gpuerr(triage({kFixtures + "clean.log"})).exit_code == 1);
+  CHECK(run_gpuerr(triage({kFixtures + "oom-one-rank.log"})).exit_code == 0);
+  const test::Run missing = run_gpuerr(triage({"/nonexistent/rank0.log"}));
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("/nonexistent/rank0.log") != std::string::npos);
+  const test::Run bad = run_gpuerr(triage({"--checkpoint-pattern", "(", kFixtures + "clean.log"}));
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("checkpoint pattern") != std::string::npos);
+}
+
+TEST_CASE("triage reads gzip and zstd files and pipes, and several files at once") {
+  const std::string dir = test::temp_dir().string();
+  REQUIRE(run_shell("gzip -c " + kFixtures + "xid79-rank5.log > " + dir + "/rank5.log.gz && zstd -q -c " +
+                    kFixtures + "xid79-dmesg.log > " + dir + "/dmesg.log.zst").exit_code == 0);
+  const test::Run both = run_gpuerr(triage({"--json", dir + "/rank5.log.gz", dir + "/dmesg.log.zst"}));
+  REQUIRE(both.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(both.out);
+  CHECK(j["first_fault"]["entry_id"] == "xid-79");
+  CHECK(j["verdict"] == "hardware");
+  const test::Run piped = run_shell("gzip -c " + kFixtures + "oom-one-rank.log | @gpuerr@ --index " +
+                                    test::bundled_index().string() + " triage --json");
+  REQUIRE(piped.exit_code == 0);
+  CHECK(nlohmann::json::parse(piped.out)["first_fault"]["entry_id"] == "cuda-out-of-memory");
+  REQUIRE(run_shell("head -c 100 " + dir + "/rank5.log.gz > " + dir + "/cut.gz").exit_code == 0);
+  const test::Run cut = run_gpuerr(triage({dir + "/cut.gz"}));
+  CHECK(cut.exit_code != 0);  // a truncated file: an error or no fault, never a crash
+  CHECK(cut.exit_code != 139);
+}
+
+TEST_CASE("triage --redact and redact keep host names and addresses in the cluster") {
+  const test::Run report = run_gpuerr(triage({"--redact", kFixtures + "xid79-dmesg.log"}));
+  CHECK(report.exit_code == 0);
+  CHECK(report.out.find("gpu-node-7") == std::string::npos);
+  CHECK(report.out.find("host-1") != std::string::npos);
+  const test::Run lines = run_gpuerr({"redact", kFixtures + "xid79-dmesg.log"});
+  CHECK(lines.exit_code == 0);
+  CHECK(lines.out.find("gpu-node-7") == std::string::npos);
+  CHECK(lines.out.find("NVRM: Xid (PCI:0000:3b:00): 79") != std::string::npos);
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuerr::cli

@@ -1,0 +1,84 @@
+#include "query/log_line.h"
+
+#include <doctest/doctest.h>
+
+namespace gpuerr::query {
+
+TEST_SUITE("query") {
+
+TEST_CASE("prefixes give rank, host, process and time, and leave the message") {
+  struct Case {
+    std::string name, line;
+    std::optional<int> rank, local_rank;
+    std::string host;
+    std::optional<long> pid;
+    std::string message_starts;
+  };
+  const Case cases[] = {
+      {"PyTorch rank", "[rank3]:[E501 12:10:02.7 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog",
+       3, {}, "", {}, "[Rank 3] Watchdog"},
+      {"torchrun --tee", "[default1]:RuntimeError: boom", {}, 1, "", {}, "RuntimeError: boom"},
+      {"srun -l", "12: 2024-06-10 09:00:00,000 INFO x", 12, {}, "", {}, "INFO x"},
+      {"mpirun --tag-output", "[1,7]<stderr>:CUDA error: x", 7, {}, "", {}, "CUDA error: x"},
+      {"kubectl --prefix", "[pod/trainer-worker-3/pytorch] RuntimeError: x", {}, {},
+       "trainer-worker-3", {}, "RuntimeError: x"},
+      {"NCCL", "node7:1234:1290 [3] NCCL WARN Cuda failure 'x'", {}, 3, "node7", 1234,
+       "NCCL WARN Cuda failure"},
+      {"syslog kernel", "Mar  5 10:12:01 gpu-node-7 kernel: [ 8812.402117] NVRM: Xid", {}, {},
+       "gpu-node-7", {}, "NVRM: Xid"},
+      {"journal short-iso", "2024-03-05T10:12:01+0000 node3 kernel: NVRM: Xid (PCI:0000:3b:00)", {},
+       {}, "node3", {}, "NVRM: Xid"},
+      {"glog", "E0502 12:00:00.123456  4242 cuda_dnn.cc:12] Could not create cudnn handle", {},
+       {}, "", 4242, "Could not create cudnn handle"},
+      {"c10d names the rank in the message", "[PG 0 Rank 5] Timeout at NCCL work: 3", 5, {}, "",
+       {}, "[PG 0 Rank 5]"},
+      {"no prefix", "RuntimeError: CUDA error: x", {}, {}, "", {}, "RuntimeError: CUDA error: x"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    const ParsedLine p = parse_line(c.line, 2024);
+    CHECK(p.origin.rank == c.rank);
+    CHECK(p.origin.local_rank == c.local_rank);
+    CHECK(p.origin.host == c.host);
+    CHECK(p.origin.pid == c.pid);
+    CHECK(std::string(p.message).starts_with(c.message_starts));
+  }
+}
+
+TEST_CASE("times of every common format become seconds since the epoch") {
+  const double expected = utc_seconds(2024, 3, 5, 10, 12, 1);
+  for (const char* line : {"2024-03-05T10:12:01Z x", "2024-03-05 10:12:01,000 - root - ERROR - x",
+                           "[2024-03-05 10:12:01,000] x", "[Tue Mar  5 10:12:01 2024] NVRM: x",
+                           "Mar  5 10:12:01 node7 kernel: x", "2024-03-05T12:12:01+02:00 x",
+                           "E0305 10:12:01.000000  99 f.cc:1] x", "[E305 10:12:01.0 f.cpp:1] x"}) {
+    CAPTURE(line);
+    const ParsedLine p = parse_line(line, 2024);
+    REQUIRE(p.origin.time);
+    CHECK(*p.origin.time == doctest::Approx(expected));
+  }
+  const ParsedLine uptime = parse_line("[ 8812.402117] NVRM: Xid", 2024);
+  CHECK_FALSE(uptime.origin.time);
+  REQUIRE(uptime.origin.uptime);
+  CHECK(*uptime.origin.uptime == doctest::Approx(8812.402117));
+  CHECK(utc_seconds(1970, 1, 1, 0, 0, 0) == 0);
+  CHECK(utc_seconds(2000, 3, 1, 0, 0, 0) == 951868800);
+}
+
+TEST_CASE("a per-rank file's name gives its rank") {
+  CHECK(rank_from_file_name("logs/rank_3.log") == 3);
+  CHECK(rank_from_file_name("/x/worker-12.out") == 12);
+  CHECK(rank_from_file_name("train.rank7.txt") == 7);
+  CHECK_FALSE(rank_from_file_name("dmesg.txt"));
+  CHECK_FALSE(rank_from_file_name("rank/train.log"));  // a folder, not the file
+}
+
+TEST_CASE("hostile lines parse without harm") {
+  const std::string binary("\x00\xff\xfe[rank\x00]:\x1b[31m", 14);
+  CHECK_NOTHROW(parse_line(binary, 2024));
+  CHECK_NOTHROW(parse_line(std::string(100000, '['), 2024));
+  CHECK(parse_line("", 2024).message.empty());
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuerr::query

@@ -1,0 +1,149 @@
+// Triage on fixture logs (tests/data/triage/) built from real message formats: torchrun,
+// srun -l, c10d watchdog lines, NCCL WARN lines, syslog and journal kernel lines.
+#include "query/triage.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "indexer/error.h"
+#include "tests/support.h"
+
+namespace gpuerr::query {
+namespace {
+
+std::string fixture(const std::string& name) {
+  return std::string(GPUERR_SOURCE_DIR) + "/tests/data/triage/" + name;
+}
+
+TriageReport triage_files(const std::vector<std::string>& names,
+                          std::vector<std::string> patterns = {}) {
+  Triage t(test::bundled_store(), std::move(patterns));
+  for (const std::string& name : names) {
+    std::ifstream in(fixture(name));
+    REQUIRE(in);
+    std::string line;
+    size_t n = 0;
+    while (std::getline(in, line)) t.add_line(name, ++n, line);
+  }
+  return t.report();
+}
+
+}  // namespace
+
+TEST_SUITE("query") {
+
+TEST_CASE("an illegal access on one rank: that rank first, the timeouts of the others cascade") {
+  const TriageReport r = triage_files({"illegal-access-cascade.log"});
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "illegal-memory-access");
+  CHECK(r.first_fault->rank == 2);
+  CHECK(r.first_fault->line == 8);
+  CHECK(r.verdict == "code");
+  CHECK(r.faults.size() == 1);  // everything else is explained by it
+  CHECK(r.cascade_count >= 6);  // three timeouts, the abort, SIGTERMs, ChildFailedError
+  // torchrun's summary names rank 1, the first *it* saw exit: recorded, but as weak evidence
+  REQUIRE(r.launcher_first_failure);
+  CHECK(r.launcher_first_failure->text.find("rank 1") != std::string::npos);
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 2);  // Lightning's save at 11:59, before the fault
+  CHECK(r.safe_to_resume == true);
+  CHECK_FALSE(r.first_action.empty());
+}
+
+TEST_CASE("a hang: the rank whose collectives stopped is the suspect, not the first to time out") {
+  const TriageReport r = triage_files({"nccl-hang.log"});
+  REQUIRE(r.hang_suspect_rank);
+  CHECK(*r.hang_suspect_rank == 2);
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->rank == 2);
+  CHECK(r.first_fault->entry_id == "nccl-watchdog-timeout");
+  CHECK(r.last_checkpoint);  // Hugging Face Trainer's save
+  CHECK(std::find(r.settings.begin(), r.settings.end(), "NCCL_DEBUG=WARN") != r.settings.end());
+}
+
+TEST_CASE("Xid 79 in the kernel log makes the rank's CUDA errors the hardware's cascade") {
+  const TriageReport r = triage_files({"xid79-rank5.log", "xid79-dmesg.log"});  // any file order
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "xid-79");
+  CHECK(r.first_fault->host == "gpu-node-7");
+  CHECK(r.verdict == "hardware");
+  CHECK(r.faults.size() == 1);
+  bool rank5_in_cascade = false;
+  for (const LogEvent& e : r.cascade) rank5_in_cascade |= e.rank == 5;
+  CHECK(rank5_in_cascade);
+}
+
+TEST_CASE("the same rank log alone blames nobody's hardware without kernel evidence") {
+  const TriageReport r = triage_files({"xid79-rank5.log"});
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "unspecified-launch-failure");
+  CHECK(r.verdict != "hardware");
+}
+
+TEST_CASE("an ECC error: the save before it is safe, the save after it is not") {
+  const TriageReport r = triage_files({"ecc-checkpoints.log"});
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "xid-48");
+  CHECK(r.verdict == "hardware");
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 2);
+  CHECK(r.safe_to_resume == true);
+  REQUIRE(r.checkpoints_after_fault.size() == 1);
+  CHECK(r.checkpoints_after_fault[0].line == 5);
+}
+
+TEST_CASE("an out-of-memory on one rank: code, with its reading, and no advice already taken") {
+  const TriageReport r = triage_files({"oom-one-rank.log"});
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
+  CHECK(r.first_fault->local_rank == 1);
+  CHECK(r.verdict == "code");
+  CHECK(r.first_fault->reading.starts_with("exhaustion:"));
+  // the log already sets expandable_segments, so the action that says to set it is skipped
+  CHECK(r.first_action.find("expandable_segments:True") == std::string::npos);
+  CHECK_FALSE(r.first_action_note.empty());
+}
+
+TEST_CASE("a clean log has no fault and a checkpoint that is safe") {
+  const TriageReport r = triage_files({"clean.log"});
+  CHECK_FALSE(r.first_fault);
+  CHECK(r.verdict == "unknown");
+  CHECK(r.cascade_count == 0);
+  CHECK(r.safe_to_resume == true);
+}
+
+TEST_CASE("sixteen ranks of two jobs interleaved on one stdout: the asserting rank is found") {
+  const TriageReport r = triage_files({"interleaved-two-jobs.log"});
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "device-side-assert");
+  CHECK(r.first_fault->rank == 13);
+  CHECK(r.verdict == "code");
+  CHECK(r.faults.size() == 1);
+}
+
+TEST_CASE("a site's own checkpoint pattern is read, and a bad one is refused") {
+  Triage t(test::bundled_store(), {"ckpt-writer: wrote \\S+"});
+  t.add_line("a.log", 1, "2024-01-01T00:00:00Z ckpt-writer: wrote /ckpt/step-9");
+  t.add_line("a.log", 2, "2024-01-01T00:01:00Z RuntimeError: CUDA error: misaligned address");
+  const TriageReport r = t.report();
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 1);
+  CHECK_THROWS_AS(Triage(test::bundled_store(), {"unclosed("}), Error);
+}
+
+TEST_CASE("repeats collapse into one event with a count") {
+  Triage t(test::bundled_store());
+  for (size_t i = 1; i <= 1000; ++i)
+    t.add_line("r.log", i, "[rank4]:RuntimeError: CUDA error: misaligned address");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->count == 1000);
+  CHECK(r.faults.size() == 1);
+  CHECK(r.lines == 1000);
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuerr::query
