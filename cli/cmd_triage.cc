@@ -192,7 +192,7 @@ int run_triage(const GlobalOptions& global, const TriageOptions& options) {
   if (files.empty()) files.push_back("-");
   for (const std::string& file : files) {
     const std::string name = file == "-" ? "stdin" : file;
-    read_log(file, [&](size_t line, std::string_view text) { triage.add_line(name, line, text); },
+    read_log(file, [&](size_t line, std::string_view lines) { triage.add_lines(name, line, lines); },
              progress_for(name));
   }
   query::TriageReport report = triage.report();
@@ -206,7 +206,9 @@ int run_redact(const std::vector<std::string>& files) {
   query::Redactor redactor;
   std::vector<std::string> inputs = files.empty() ? std::vector<std::string>{"-"} : files;
   for (const std::string& file : inputs)
-    read_log(file, [&](size_t, std::string_view text) { std::cout << redactor.redact(text) << '\n'; });
+    read_log(file, [&](size_t, std::string_view lines) {
+      for_each_line(lines, [&](std::string_view line) { std::cout << redactor.redact(line) << '\n'; });
+    });
   return kExitOk;
 }
 

@@ -1,5 +1,6 @@
 #include "cli/log_input.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,35 +13,34 @@
 #include <zstd.h>
 
 #include "indexer/error.h"
+#include "query/log_line.h"
 
 namespace gpuerr::cli {
 namespace {
 
 constexpr size_t kBlockBytes = 1 << 20;
 
-// Splits a byte stream into lines, keeping a partial last line between blocks.
+// Cuts a byte stream into runs of whole lines, keeping a partial last line between blocks.
 class LineSplitter {
  public:
-  explicit LineSplitter(const LineSink& sink) : sink_(sink) {}
+  explicit LineSplitter(const BlockSink& sink) : sink_(sink) {}
 
   void feed(const char* data, size_t size) {
-    while (size > 0) {
-      const char* newline = static_cast<const char*>(std::memchr(data, '\n', size));
-      const size_t length = newline ? static_cast<size_t>(newline - data) : size;
-      if (pending_.empty() && newline) {
-        emit(std::string_view(data, length));  // the common case: no copy
-      } else {
-        if (pending_.size() < kMaxLineBytes)
-          pending_.append(data, std::min(length, kMaxLineBytes - pending_.size()));
-        if (newline) {
-          emit(pending_);
-          pending_.clear();
-        }
-      }
-      if (!newline) return;
-      data = newline + 1;
-      size -= length + 1;
+    std::string_view in(data, size);
+    if (!pending_.empty() || in.find('\n') == std::string_view::npos) {
+      const size_t newline = in.find('\n');
+      keep(in.substr(0, newline));
+      if (newline == std::string_view::npos) return;
+      emit(pending_);
+      pending_.clear();
+      in.remove_prefix(newline + 1);
     }
+    const size_t last = in.rfind('\n');
+    if (last != std::string_view::npos) {
+      emit(in.substr(0, last));
+      in.remove_prefix(last + 1);
+    }
+    keep(in);
   }
 
   void finish() {
@@ -49,13 +49,17 @@ class LineSplitter {
   }
 
  private:
-  void emit(std::string_view line) {
-    if (line.size() > kMaxLineBytes) line = line.substr(0, kMaxLineBytes);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    sink_(++line_, line);
+  void keep(std::string_view part) {
+    if (pending_.size() < kMaxLineBytes)
+      pending_.append(part.substr(0, kMaxLineBytes - pending_.size()));
   }
 
-  const LineSink& sink_;
+  void emit(std::string_view lines) {
+    sink_(line_ + 1, lines);
+    line_ += query::newlines(lines) + 1;
+  }
+
+  const BlockSink& sink_;
   std::string pending_;
   size_t line_ = 0;
 };
@@ -140,7 +144,19 @@ void read_zstd(std::string_view first, Blocks& blocks, LineSplitter& lines) {
 
 }  // namespace
 
-void read_log(const std::string& path, const LineSink& each_line, const ProgressSink& progress) {
+void for_each_line(std::string_view lines, const std::function<void(std::string_view)>& each) {
+  size_t start = 0;
+  while (start <= lines.size()) {
+    size_t end = lines.find('\n', start);
+    if (end == std::string_view::npos) end = lines.size();
+    std::string_view line = lines.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    each(line);
+    start = end + 1;
+  }
+}
+
+void read_log(const std::string& path, const BlockSink& each_block, const ProgressSink& progress) {
   std::unique_ptr<FILE, FileCloser> owned;
   FILE* file = stdin;
   if (path != "-") {
@@ -149,7 +165,7 @@ void read_log(const std::string& path, const LineSink& each_line, const Progress
     file = owned.get();
   }
   Blocks blocks(file, path, progress);
-  LineSplitter lines(each_line);
+  LineSplitter lines(each_block);
   const std::string_view first = blocks.next();
   const auto starts = [&](std::string_view magic) { return first.starts_with(magic); };
   if (starts("\x1f\x8b")) {

@@ -9,18 +9,22 @@
 
 namespace gpuerr::cli {
 
-/// Called for every line, without its line break; `line` counts from 1.
-using LineSink = std::function<void(size_t line, std::string_view text)>;
+/// Called with runs of whole lines: `lines` holds them separated by '\n' (the last one may lack
+/// it); the first is line `first_line` (counting from 1). A line longer than kMaxLineBytes is cut
+/// there.
+using BlockSink = std::function<void(size_t first_line, std::string_view lines)>;
 
 /// Called now and then with the bytes read so far from the file (compressed bytes for a
 /// compressed file) and its size (0 when unknown, as for a pipe).
 using ProgressSink = std::function<void(size_t read, size_t size)>;
 
-/// Reads `path` ("-" for standard input). A line longer than `kMaxLineBytes` is cut there (the
-/// rest of it is skipped). Throws gpuerr::Error naming the file when it cannot be opened or a
-/// compressed stream is damaged.
+/// Reads `path` ("-" for standard input). Throws gpuerr::Error naming the file when it cannot be
+/// opened or a compressed stream is damaged.
 inline constexpr size_t kMaxLineBytes = 64 * 1024;
-void read_log(const std::string& path, const LineSink& each_line,
+void read_log(const std::string& path, const BlockSink& each_block,
               const ProgressSink& progress = nullptr);
+
+/// Calls `each` for every line of a block given to a BlockSink.
+void for_each_line(std::string_view lines, const std::function<void(std::string_view)>& each);
 
 }  // namespace gpuerr::cli

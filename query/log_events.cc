@@ -1,5 +1,10 @@
 #include "query/log_events.h"
 
+#include <array>
+#include <vector>
+
+#include <hs/hs.h>
+
 #include "indexer/error.h"
 
 namespace gpuerr::query {
@@ -12,19 +17,77 @@ RE2::Options case_blind() {
   return o;
 }
 
+// Words that every error, save or setting line of interest contains one of; a training log's
+// ordinary progress lines contain none, so most lines stop here.
+constexpr std::array kCues{
+    "error",     "fail",       "xid",         "warn",          "exception",      "assert",
+    "terminate", "killed",     "timed out",   "timeout",       "out of memory",  "oom",
+    "ecc",       "fault",      "abort",       "sigterm",       "sigkill",        "signal",
+    "exitcode",  "exit code",  "checkpoint",  "saving",        "saved",          "nccl_",
+    "pytorch_",  "cuda_",      "torch_",      "xla_",          "tf_",            "version",
+    "fallen",    "illegal",    "misaligned",  "exhausted",     "mismatch",       "unable",
+    "cannot",    "could not",  "invalid",     "not compatible", "no kernel",     "segmentation",
+    "rank\\s*:", "host\\s*:", "first observed", "cancelled",   "last enqueued",  "watchdog",
+    "heartbeat"};
+
+// The cues compiled for Vectorscan, which scans about ten times faster than RE2 here (7 against
+// 0.65 GB/s on a 200 MB training log, bench/triage-throughput); nullptr where the CPU lacks what
+// it needs (SSSE3), and RE2 does the work instead.
+const hs_database_t* cue_database() {
+  static const hs_database_t* db = []() -> const hs_database_t* {
+    if (hs_valid_platform() != HS_SUCCESS) return nullptr;
+    std::vector<unsigned> flags(kCues.size(), HS_FLAG_CASELESS), ids(kCues.size(), 0);
+    hs_database_t* compiled = nullptr;
+    hs_compile_error_t* error = nullptr;
+    if (hs_compile_multi(kCues.data(), flags.data(), ids.data(), kCues.size(), HS_MODE_BLOCK,
+                         nullptr, &compiled, &error) != HS_SUCCESS) {
+      hs_free_compile_error(error);
+      return nullptr;
+    }
+    return compiled;  // kept for the life of the process
+  }();
+  return db;
+}
+
+std::string cue_alternatives() {
+  std::string alternatives;
+  for (const char* c : kCues) alternatives += (alternatives.empty() ? "" : "|") + std::string(c);
+  return alternatives;
+}
+
+const RE2& cue_regex() {
+  static const RE2 cue(cue_alternatives(), case_blind());
+  return cue;
+}
+
 }  // namespace
 
+size_t next_worth_reading(std::string_view text, size_t from) {
+  if (from >= text.size()) return std::string_view::npos;
+  if (const hs_database_t* db = cue_database()) {
+    thread_local hs_scratch_t* scratch = nullptr;  // one per thread, as Vectorscan requires
+    if (hs_alloc_scratch(db, &scratch) == HS_SUCCESS) {
+      size_t found = std::string_view::npos;
+      auto first = [](unsigned, unsigned long long, unsigned long long to, unsigned,
+                      void* context) -> int {
+        *static_cast<size_t*>(context) = static_cast<size_t>(to);
+        return 1;  // the first match is enough: stop
+      };
+      hs_scan(db, text.data() + from, static_cast<unsigned>(text.size() - from), 0, scratch,
+              first, &found);
+      // The match ends at `found`; any position inside it lies on the line it is on.
+      return found == std::string_view::npos ? found : from + found - 1;
+    }
+  }
+  re2::StringPiece match;
+  if (!cue_regex().Match(re2::StringPiece(text.data(), text.size()), from, text.size(),
+                         RE2::UNANCHORED, &match, 1))
+    return std::string_view::npos;
+  return static_cast<size_t>(match.data() - text.data());
+}
+
 bool worth_reading(std::string_view message) {
-  // Words that every error, save or setting line of interest contains one of; a training log's
-  // ordinary progress lines contain none, so most lines stop here.
-  static const RE2 cue(
-      R"(error|fail|xid|warn|exception|assert|terminate|killed|timed out|timeout|out of memory|)"
-      R"(oom|ecc|fault|abort|sigterm|sigkill|signal|exitcode|exit code|checkpoint|saving|saved|)"
-      R"(nccl_|pytorch_|cuda_|torch_|xla_|tf_|version|fallen|illegal|misaligned|exhausted|)"
-      R"(mismatch|unable|cannot|could not|invalid|not compatible|no kernel|segmentation|rank\s*:|)"
-      R"(host\s*:|first observed|cancelled|last enqueued|watchdog|heartbeat)",
-      case_blind());
-  return RE2::PartialMatch(message, cue);
+  return next_worth_reading(message, 0) != std::string_view::npos;
 }
 
 std::optional<SaveLine> read_save(std::string_view message) {

@@ -17,6 +17,11 @@ namespace gpuerr::query {
 /// filter in front of the readers below and of lookup.
 bool worth_reading(std::string_view message);
 
+/// The position of the first place in `text` at or after `from` that worth_reading() would
+/// react to, or npos. Scanning a block of many lines at once costs far less than one call per
+/// line.
+size_t next_worth_reading(std::string_view text, size_t from);
+
 /// A checkpoint save: started (a "saving ..." line of a framework that later confirms) or
 /// completed. nullopt when `message` is not about a save.
 struct SaveLine {
@@ -55,6 +60,7 @@ class SavePatterns {
   /// Throws gpuerr::Error naming the first pattern that does not compile.
   explicit SavePatterns(const std::vector<std::string>& patterns);
   bool match(std::string_view message) const;
+  bool empty() const { return compiled_.empty(); }
 
  private:
   std::vector<std::unique_ptr<RE2>> compiled_;

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <cstring>
 
 #include <re2/re2.h>
 
@@ -194,6 +195,14 @@ void rank_in_message(std::string_view message, LineOrigin& o) {
 }
 
 }  // namespace
+
+size_t newlines(std::string_view text) {
+  size_t n = 0;
+  for (const char* p = text.data(), *end = p + text.size();
+       (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))); ++p)
+    ++n;
+  return n;
+}
 
 double utc_seconds(int year, int month, int day, int hour, int minute, double second) {
   // Days from civil (Howard Hinnant's algorithm), so no time zone or locale is involved.

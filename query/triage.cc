@@ -55,6 +55,23 @@ double in_year(double seconds, int year) {
          (seconds - static_cast<double>(t));
 }
 
+// The start of the line that holds position `at`.
+size_t line_start(std::string_view text, size_t at) {
+  const size_t newline = text.rfind('\n', at);
+  return newline == std::string_view::npos ? 0 : newline + 1;
+}
+
+template <typename Each>
+void for_each_line(std::string_view block, Each each) {
+  size_t start = 0;
+  while (start < block.size()) {
+    size_t end = block.find('\n', start);
+    if (end == std::string_view::npos) end = block.size();
+    each(block.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
 std::string clipped(std::string_view text) {
   std::string s(text.substr(0, kMaxTextBytes));
   while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.pop_back();
@@ -143,6 +160,37 @@ struct Triage::Impl {
     FileState& state = files[file];
     if (!worth_reading(text) && state.summary_lines_left == 0 && !save_patterns.match(text))
       return;
+    read_interesting(file, line, text, state);
+  }
+
+  // Only the lines the filter reacts to are looked at one by one; the others are counted.
+  void read_block(const std::string& file, size_t line, std::string_view block) {
+    if (!save_patterns.empty()) {  // a site's own save lines may hold none of the filter's words
+      for_each_line(block, [&](std::string_view text) { read(file, line++, text); });
+      return;
+    }
+    FileState& state = files[file];
+    size_t pos = 0;
+    while (pos < block.size()) {
+      const size_t hit = next_worth_reading(block, pos);
+      const size_t start = hit == std::string_view::npos ? block.size() : line_start(block, hit);
+      const size_t skipped = newlines(block.substr(pos, start - pos));
+      line += skipped;
+      read_so_far.lines += skipped;
+      read_so_far.bytes += start - pos;
+      if (hit == std::string_view::npos) break;
+      size_t end = block.find('\n', hit);
+      if (end == std::string_view::npos) end = block.size();
+      ++read_so_far.lines;
+      read_so_far.bytes += end - start + 1;
+      read_interesting(file, line++, block.substr(start, end - start), state);
+      pos = end + 1;
+    }
+  }
+
+  void read_interesting(const std::string& file, size_t line, std::string_view text,
+                        FileState& state) {
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     ++order;
     ParsedLine p = parse_line(text, year);
     if (!p.origin.rank && !p.origin.local_rank) p.origin.rank = rank_from_file_name(file);
@@ -200,6 +248,10 @@ Triage::~Triage() = default;
 
 void Triage::add_line(const std::string& file, size_t line, std::string_view text) {
   impl_->read(file, line, text);
+}
+
+void Triage::add_lines(const std::string& file, size_t first_line, std::string_view lines) {
+  impl_->read_block(file, first_line, lines);
 }
 
 TriageReport Triage::report() const {
