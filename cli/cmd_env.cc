@@ -1,6 +1,7 @@
 // `gpuerr env [NAME]`: the environment-variable reference, or one variable in full.
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 
@@ -44,7 +45,14 @@ int run_env(const GlobalOptions& global, const EnvOptions& options) {
       if (!same_name(e.env_name.substr(0, e.env_name.find(':', e.env_name.find('='))), key) &&
           !same_name(e.env_name, key) && e.id != key)
         continue;
-      global.json ? print_json(std::cout, entry_json(e)) : print_entry_text(std::cout, e);
+      if (global.json) {
+        print_json(std::cout, entry_json(e));
+      } else {
+        const Style style = output_style(global.color);
+        std::ostringstream text;
+        print_entry_text(text, e, {}, style);
+        show(text.str(), style);
+      }
       return kExitOk;
     }
   }

@@ -1,6 +1,7 @@
 // `gpuerr faq [WORDS]`: the questions, or the answers that best match some words.
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 
@@ -34,11 +35,14 @@ int run_faq(const GlobalOptions& global, const FaqOptions& options) {
   } else if (options.words.empty()) {
     print_entry_list_text(std::cout, shown);
   } else {
+    const Style style = output_style(global.color);
+    std::ostringstream text;
     for (size_t i = 0; i < shown.size(); ++i) {
-      if (i) std::cout << "\n----\n\n";
-      print_entry_text(std::cout, shown[i]);
+      if (i) text << "\n----\n\n";
+      print_entry_text(text, shown[i], {}, style);
     }
-    if (shown.empty()) std::cout << "No question matches; 'gpuerr faq' lists them all.\n";
+    if (shown.empty()) text << "No question matches; 'gpuerr faq' lists them all.\n";
+    show(text.str(), style);
   }
   return shown.empty() ? kExitNoMatch : kExitOk;
 }

@@ -1,10 +1,12 @@
 // `gpuerr index` and `gpuerr lint`: check kb/ directories, and write the index when clean.
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/runner.h"
+#include "indexer/error.h"
 #include "indexer/index_writer.h"
 #include "indexer/lint.h"
 
@@ -16,15 +18,33 @@ struct IndexOptions {
   std::string out_dir;
 };
 
-// Prints every problem as file:line: message; returns how many there were.
-size_t report(const std::vector<Diagnostic>& problems) {
-  for (const Diagnostic& d : problems) std::cerr << to_string(d) << '\n';
-  return problems.size();
+// Prints every problem as file:line: message; returns how many there were. Overrides are
+// printed as notes, so that an admin sees what the site changes, but they are not problems.
+size_t report(const indexer::Catalogue& catalogue) {
+  for (const Diagnostic& d : catalogue.overrides)
+    std::cerr << d.file << ":" << d.line << ": note: " << d.message << '\n';
+  for (const Diagnostic& d : catalogue.problems) std::cerr << to_string(d) << '\n';
+  return catalogue.problems.size();
+}
+
+// The kb layers: --kb, else the directories of GPUERR_KB_PATH (colon-separated, base first).
+std::vector<std::string> kb_layers(const IndexOptions& options) {
+  if (!options.kb_dirs.empty()) return options.kb_dirs;
+  std::vector<std::string> dirs;
+  if (const char* path = std::getenv("GPUERR_KB_PATH")) {
+    std::string rest = path;
+    for (size_t colon; !rest.empty(); rest = colon == std::string::npos ? "" : rest.substr(colon + 1)) {
+      colon = rest.find(':');
+      if (const std::string dir = rest.substr(0, colon); !dir.empty()) dirs.push_back(dir);
+    }
+  }
+  if (dirs.empty()) throw Error("no kb given: pass --kb DIR (repeat for overlays) or set GPUERR_KB_PATH");
+  return dirs;
 }
 
 int run_lint(const IndexOptions& options) {
-  const indexer::Catalogue catalogue = indexer::read_catalogue(options.kb_dirs);
-  if (const size_t n = report(catalogue.problems)) {
+  const indexer::Catalogue catalogue = indexer::read_catalogue(kb_layers(options));
+  if (const size_t n = report(catalogue)) {
     std::cerr << "gpuerr: " << n << " problem" << (n == 1 ? "" : "s") << " in the kb\n";
     return kExitNoMatch;
   }
@@ -33,8 +53,8 @@ int run_lint(const IndexOptions& options) {
 }
 
 int run_index(const IndexOptions& options) {
-  const indexer::Catalogue catalogue = indexer::read_catalogue(options.kb_dirs);
-  if (const size_t n = report(catalogue.problems)) {
+  const indexer::Catalogue catalogue = indexer::read_catalogue(kb_layers(options));
+  if (const size_t n = report(catalogue)) {
     std::cerr << "gpuerr: index not written: " << n << " problem" << (n == 1 ? "" : "s")
               << " in the kb\n";
     return kExitNoMatch;
@@ -50,7 +70,8 @@ int run_index(const IndexOptions& options) {
 void add_index_command(CLI::App& app, Runner& run) {
   auto options = std::make_shared<IndexOptions>();
   CLI::App* sub = app.add_subcommand("index", "Check kb/ directories and write an index");
-  sub->add_option("--kb", options->kb_dirs, "A kb directory; repeat for overlays")->required();
+  sub->add_option("--kb", options->kb_dirs,
+                  "A kb directory; repeat for overlays (default: $GPUERR_KB_PATH, colon-separated)");
   sub->add_option("--out", options->out_dir, "The index directory to write")->required();
   sub->callback([&run, options] { run = [options] { return run_index(*options); }; });
 }
@@ -59,7 +80,8 @@ void add_lint_command(CLI::App& app, Runner& run) {
   auto options = std::make_shared<IndexOptions>();
   CLI::App* sub = app.add_subcommand("lint", "Check kb/ directories; print each problem as "
                                              "file:line: message");
-  sub->add_option("--kb", options->kb_dirs, "A kb directory; repeat for overlays")->required();
+  sub->add_option("--kb", options->kb_dirs,
+                  "A kb directory; repeat for overlays (default: $GPUERR_KB_PATH, colon-separated)");
   sub->callback([&run, options] { run = [options] { return run_lint(*options); }; });
 }
 

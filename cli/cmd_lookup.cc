@@ -3,6 +3,7 @@
 
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 
@@ -69,8 +70,12 @@ int run_lookup(const GlobalOptions& global, const LookupOptions& options) {
     print_json(std::cout, lookup_json(message, confident));
   else if (options.brief)
     print_lookup_brief(std::cout, confident);
-  else
-    print_lookup_text(std::cout, confident, closest, options.explain);
+  else {
+    const Style style = output_style(global.color);
+    std::ostringstream text;
+    print_lookup_text(text, confident, closest, options.explain, style);
+    show(text.str(), style);
+  }
   return confident.empty() ? kExitNoMatch : kExitOk;
 }
 

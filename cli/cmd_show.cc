@@ -1,6 +1,7 @@
 // `gpuerr show ID`: one entry in full.
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 
@@ -28,7 +29,10 @@ int run_show(const GlobalOptions& global, const ShowOptions& options) {
     out["referenced_by"] = back;
     print_json(std::cout, out);
   } else {
-    print_entry_text(std::cout, *entry, back);
+    const Style style = output_style(global.color);
+    std::ostringstream text;
+    print_entry_text(text, *entry, back, style);
+    show(text.str(), style);
   }
   return kExitOk;
 }

@@ -17,6 +17,9 @@ int main(int argc, char** argv) {
   app.add_option("--index", global.index_dir, "Index directory (default: $GPUERR_INDEX, then "
                                               "the installed index)");
   app.add_flag("--json", global.json, "Print JSON instead of text");
+  app.add_option("--color", global.color,
+                 "Colour text output: auto (on a terminal, unless NO_COLOR is set), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   app.fallthrough();
   Runner run;
   add_lookup_command(app, global, run);  // also the default: gpuerr "message"

@@ -24,6 +24,7 @@ nlohmann::ordered_json lookup_json(const std::string& query, const std::vector<A
         {"id", e.id},
         {"title", e.title},
         {"category", e.category},
+        {"layer", e.layer},
         {"confidence", std::round(a.match.confidence * 1000) / 1000},
         {"score", std::round(a.match.score * 1000) / 1000},
         {"first_action", e.first_actions.empty() ? "" : e.first_actions.front()},

@@ -13,11 +13,13 @@ std::string percent(double confidence) {
 std::string label(const Entry& e) { return e.kind == Kind::kError ? e.category : kind_name(e.kind); }
 
 void print_list(std::ostream& out, const char* heading, const std::vector<std::string>& items,
-                bool numbered) {
+                bool numbered, const Style& style) {
   if (items.empty()) return;
-  out << '\n' << heading << '\n';
-  for (size_t i = 0; i < items.size(); ++i)
-    out << "  " << (numbered ? std::to_string(i + 1) + ". " : "- ") << items[i] << '\n';
+  out << '\n' << style.label(heading) << '\n';
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string mark = "  " + (numbered ? std::to_string(i + 1) + ". " : "- ");
+    out << mark << wrap(items[i], style.width, mark.size(), mark.size()) << '\n';
+  }
 }
 
 // "   Figures: requested 20.00 MiB, total 15.78 GiB, ..." then the verdict.
@@ -46,14 +48,16 @@ void print_lookup_brief(std::ostream& out, const std::vector<Answer>& confident)
   for (const Answer& a : confident) {
     char confidence[16];
     std::snprintf(confidence, sizeof confidence, "%.2f", a.match.confidence);
-    out << a.entry.id << '\t' << confidence << '\t' << a.entry.title << '\n';
+    out << a.entry.id << '\t' << confidence << '\t' << a.entry.title << '\t' << a.entry.layer
+        << '\n';
   }
 }
 
 void print_lookup_text(std::ostream& out, const std::vector<Answer>& confident,
-                       const std::vector<Answer>& closest, bool explain) {
+                       const std::vector<Answer>& closest, bool explain, const Style& style) {
+  constexpr size_t kIndent = 10;  // "   First: "
   if (confident.empty()) {
-    out << "No confident match.\n";
+    out << style.warn("No confident match.") << '\n';
     if (!closest.empty()) out << "Closest entries, all weak:\n";
     for (const Answer& a : closest) {
       out << "  " << a.entry.id << " (" << percent(a.match.confidence) << "): " << a.entry.title
@@ -65,21 +69,29 @@ void print_lookup_text(std::ostream& out, const std::vector<Answer>& confident,
   for (size_t i = 0; i < confident.size(); ++i) {
     const Answer& a = confident[i];
     if (i) out << '\n';
-    out << i + 1 << ". " << a.entry.title << "  [" << label(a.entry) << ", "
-        << percent(a.match.confidence) << "]\n";
+    out << i + 1 << ". " << style.title(a.entry.title) << "  "
+        << style.weak("[" + label(a.entry) + ", " + percent(a.match.confidence) + ", " +
+                      a.entry.layer + "]")
+        << '\n';
+    if (!a.entry.first_actions.empty())
+      out << "   " << style.action("First:") << ' '
+          << wrap(a.entry.first_actions.front(), style.width, kIndent, kIndent) << '\n';
     if (a.match.analysis) print_analysis(out, *a.match.analysis);
-    if (!a.entry.first_actions.empty()) out << "   First: " << a.entry.first_actions.front() << '\n';
     if (a.entry.poisons_context)
-      out << "   Note:  this error breaks the CUDA context; errors after it are consequences\n";
-    if (explain) out << "   Why:   " << evidence(a.match) << '\n';
-    out << "   More:  gpuerr show " << a.entry.id << '\n';
+      out << "   Note:  "
+          << wrap("this error breaks the CUDA context; errors after it are consequences",
+                  style.width, kIndent, kIndent)
+          << '\n';
+    if (explain) out << "   Why:   " << wrap(evidence(a.match), style.width, kIndent, kIndent) << '\n';
+    out << "   More:  " << style.weak("gpuerr show " + a.entry.id) << '\n';
   }
 }
 
 void print_entry_text(std::ostream& out, const Entry& e,
-                      const std::vector<std::string>& referenced_by) {
-  out << e.title << '\n' << "id: " << e.id << "  kind: " << kind_name(e.kind);
+                      const std::vector<std::string>& referenced_by, const Style& style) {
+  out << style.title(e.title) << '\n' << "id: " << e.id << "  kind: " << kind_name(e.kind);
   if (!e.category.empty()) out << "  category: " << e.category;
+  out << "  layer: " << e.layer;
   out << '\n';
   if (!e.env_name.empty()) out << "variable: " << e.env_name << '\n';
   if (!e.env_values.empty()) out << "values: " << e.env_values << '\n';
@@ -94,15 +106,15 @@ void print_entry_text(std::ostream& out, const Entry& e,
     out << "hardware cause: " << e.hardware << '\n';
     if (!e.hardware_evidence.empty()) out << "hardware evidence: " << e.hardware_evidence << '\n';
   }
-  print_list(out, "First actions:", e.first_actions, true);
+  print_list(out, "First actions:", e.first_actions, true, style);
   if (!e.body_markdown.empty()) out << '\n' << e.body_markdown;
   if (!e.body_markdown.empty() && e.body_markdown.back() != '\n') out << '\n';
-  print_list(out, "Example messages:", e.examples, false);
-  print_list(out, "Related:", e.related, false);
-  print_list(out, "Referenced by:", referenced_by, false);
+  print_list(out, "Example messages:", e.examples, false, style);
+  print_list(out, "Related:", e.related, false, style);
+  print_list(out, "Referenced by:", referenced_by, false, style);
   std::vector<std::string> sources;
   for (const Source& s : e.sources) sources.push_back(s.title + " <" + s.url + ">");
-  print_list(out, "Sources:", sources, false);
+  print_list(out, "Sources:", sources, false, style);
 }
 
 void print_entry_list_text(std::ostream& out, const std::vector<Entry>& entries) {

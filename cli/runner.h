@@ -24,6 +24,7 @@ using Runner = std::function<int()>;
 struct GlobalOptions {
   std::string index_dir;  // --index; empty: GPUERR_INDEX, then the installed index
   bool json = false;      // --json
+  std::string color = "auto";  // --color: auto, always or never
 };
 
 /// The index to open: `--index`, else $GPUERR_INDEX, else the index installed beside the

@@ -102,7 +102,7 @@ TEST_CASE("env finds an allocator option's own entry before the variable's") {
 
 TEST_CASE("--brief prints one tab-separated line per match and --explain says why") {
   const test::Run brief = run_gpuerr(with_index({"--brief", "CUDA error: misaligned address"}));
-  CHECK(brief.out == "misaligned-address\t0.97\tCUDA error: misaligned address\n");
+  CHECK(brief.out == "misaligned-address\t0.97\tCUDA error: misaligned address\tbundled\n");
   const test::Run why =
       run_gpuerr(with_index({"lookup", "--explain", "CUDA error: misaligned address (error 716)"}));
   CHECK(why.out.find("   Why:   code cuda:716; signature 'misaligned address'; ") !=
