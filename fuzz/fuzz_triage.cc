@@ -5,32 +5,15 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "indexer/index_writer.h"
-#include "indexer/lint.h"
+#include "fuzz/bundled_store.h"
 #include "query/log_line.h"
 #include "query/redact.h"
 #include "query/triage.h"
 
-namespace {
-
-const gpuerr::query::Store& store() {
-  static const gpuerr::query::Store s = [] {
-    char dir[] = "/tmp/gpuerr-fuzz-XXXXXX";
-    if (!mkdtemp(dir)) std::abort();
-    const auto catalogue = gpuerr::indexer::read_catalogue({GPUERR_SOURCE_DIR "/kb"});
-    const std::string index = std::string(dir) + "/index";
-    gpuerr::indexer::write_index(catalogue.entries, index, catalogue.documented);
-    return gpuerr::query::Store(index);
-  }();
-  return s;
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace gpuerr::query;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  Triage triage(store());
+  Triage triage(gpuerr::fuzz::bundled_store());
   Redactor redactor;
   size_t line = 0, start = 0;
   while (start <= text.size()) {
