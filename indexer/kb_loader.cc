@@ -359,6 +359,25 @@ void load_coverage(const fs::path& dir, KbContent& out) {
 
 }  // namespace
 
+std::string layer_name(const std::string& dir, std::vector<Diagnostic>& problems) {
+  fs::path path = fs::path(dir).lexically_normal();
+  if (path.filename().empty()) path = path.parent_path();
+  const std::string folder = path.filename().string();
+  const fs::path file = fs::path(dir) / "layer";
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return folder;
+  const std::optional<std::string> text = read_file(file, problems);
+  std::string name = text ? text->substr(0, text->find('\n')) : "";
+  while (!name.empty() && (name.back() == ' ' || name.back() == '\r')) name.pop_back();
+  if (name.empty() || name.size() > 64 ||
+      name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789._-") != std::string::npos) {
+    problems.push_back({file.string(), 1, "layer name '" + name + "' must be 1-64 characters of "
+                                              "a-z, 0-9, '.', '_' and '-'"});
+    return folder;
+  }
+  return name;
+}
+
 KbContent load_kb(const std::string& dir, const std::string& layer) {
   KbContent out;
   const std::array<std::pair<const char*, Kind>, 3> folders{

@@ -45,4 +45,9 @@ std::vector<DocumentedCode> parse_coverage(const std::string& file, std::string_
 /// Throws gpuerr::Error only when a file cannot be read.
 KbContent load_kb(const std::string& dir, const std::string& layer);
 
+/// The name of the layer `dir` holds: the first line of `dir`/layer when that file exists
+/// ("bundled" for the catalogue gpuerr ships), else the directory's own name. A name that is
+/// empty or not of a-z, 0-9, '.', '_', '-' is a problem, reported and replaced by the folder name.
+std::string layer_name(const std::string& dir, std::vector<Diagnostic>& problems);
+
 }  // namespace gpuerr::indexer

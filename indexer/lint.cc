@@ -91,8 +91,11 @@ std::vector<Diagnostic> lint(const std::vector<ParsedEntry>& entries) {
 Catalogue read_catalogue(const std::vector<std::string>& dirs) {
   std::vector<ParsedEntry> parsed;
   Catalogue out;
+  std::set<std::string> names;
   for (const std::string& dir : dirs) {
-    KbContent layer = load_kb(dir, dir);
+    std::string name = layer_name(dir, out.problems);
+    for (int n = 2; !names.insert(name).second; ++n) name = layer_name(dir, out.problems) + "#" + std::to_string(n);
+    KbContent layer = load_kb(dir, name);
     std::move(layer.entries.begin(), layer.entries.end(), std::back_inserter(parsed));
     out.problems.insert(out.problems.end(), layer.problems.begin(), layer.problems.end());
     out.documented.insert(out.documented.end(), layer.documented.begin(), layer.documented.end());
@@ -108,8 +111,15 @@ Catalogue read_catalogue(const std::vector<std::string>& dirs) {
                      return std::tie(a.file, a.line) < std::tie(b.file, b.line);
                    });
   std::map<std::string, Entry> by_id;  // a later layer replaces an earlier entry of the same id
-  for (ParsedEntry& p : parsed)
-    if (!p.entry.id.empty()) by_id[p.entry.id] = std::move(p.entry);
+  for (ParsedEntry& p : parsed) {
+    if (p.entry.id.empty()) continue;
+    auto [it, fresh] = by_id.try_emplace(p.entry.id);
+    if (!fresh && it->second.layer != p.entry.layer)
+      out.overrides.push_back({p.entry.file, 1, "entry '" + p.entry.id + "' of layer '" +
+                                                    p.entry.layer + "' replaces the one of layer '" +
+                                                    it->second.layer + "' (" + it->second.file + ")"});
+    it->second = std::move(p.entry);
+  }
   for (auto& [id, entry] : by_id) out.entries.push_back(std::move(entry));
   return out;
 }

@@ -20,6 +20,7 @@ struct Catalogue {
   std::vector<Entry> entries;  // one per id, the last layer's, in id order
   std::vector<DocumentedCode> documented;  // every layer's coverage lists
   std::vector<Diagnostic> problems;
+  std::vector<Diagnostic> overrides;  // an overlay replacing an earlier layer's entry: not a problem
 };
 
 /// Loads, checks and merges `dirs`. Problems are collected, never thrown; throws
