@@ -30,6 +30,8 @@ struct EntryFacts {
 struct FileState {
   std::optional<double> last_time;
   size_t summary_lines_left = 0;  // inside torchrun's failure summary block
+  std::string host;               // the one host this file's prefixes name ("" if none)
+  bool several_hosts = false;     // then no host is inferred for its other lines
 };
 
 int current_year() {
@@ -195,6 +197,10 @@ struct Triage::Impl {
     ParsedLine p = parse_line(text, year);
     if (!p.origin.rank && !p.origin.local_rank) p.origin.rank = rank_from_file_name(file);
     const std::optional<double> time = wall_time(p.origin, state);
+    if (!p.origin.host.empty() && !state.several_hosts) {
+      if (state.host.empty()) state.host = p.origin.host;
+      else if (state.host != p.origin.host) state.several_hosts = true, state.host.clear();
+    }
     if (state.summary_lines_left > 0) {
       --state.summary_lines_left;
       read_summary_field(file, line, p);
@@ -256,6 +262,12 @@ void Triage::add_lines(const std::string& file, size_t first_line, std::string_v
 
 TriageReport Triage::report() const {
   TriageFacts facts = impl_->read_so_far;
+  // A rank's own log rarely names its host, but its NCCL lines do ("node7:1234:1290 [3] NCCL"):
+  // the lines of a file that names one host only are that host's.
+  for (LogEvent& e : facts.events) {
+    auto it = impl_->files.find(e.file);
+    if (e.host.empty() && it != impl_->files.end()) e.host = it->second.host;
+  }
   // Dates printed without a year (syslog, glog) were given this year while reading; when the
   // input names a year elsewhere and none was given, move them to it, so that a dmesg excerpt
   // and an ISO-dated rank log of 2024 sort together.

@@ -133,6 +133,21 @@ TEST_CASE("a site's own checkpoint pattern is read, and a bad one is refused") {
   CHECK_THROWS_AS(Triage(test::bundled_store(), {"unclosed("}), Error);
 }
 
+TEST_CASE("an Xid on another host does not make a rank's error hardware") {
+  Triage t(test::bundled_store());
+  // rank 3 lives on node-b: its NCCL lines say so
+  t.add_line("rank3.log", 1, "node-b:4242:4300 [3] NCCL INFO Bootstrap : Using ib0:10.0.0.2<0>");
+  t.add_line("rank3.log", 2, "2024-03-05T10:12:03Z RuntimeError: CUDA error: misaligned address");
+  t.add_line("dmesg-a.log", 1, "Mar  5 10:12:01 node-a kernel: NVRM: Xid (PCI:0000:3b:00): 79, "
+                               "pid=1, name=python3, GPU has fallen off the bus.");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "xid-79");  // the earliest fault of the job
+  bool rank3_separate = false;
+  for (const LogEvent& e : r.faults) rank3_separate |= e.rank == 3 && e.host == "node-b";
+  CHECK(rank3_separate);  // not swallowed into node-a's cascade
+}
+
 TEST_CASE("repeats collapse into one event with a count") {
   Triage t(test::bundled_store());
   for (size_t i = 1; i <= 1000; ++i)
