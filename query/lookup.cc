@@ -15,6 +15,7 @@ namespace {
 constexpr int kTextCandidates = 20;
 constexpr double kWordsForFullTrust = 4;
 constexpr double kLettersForFullSpecificity = 60;
+constexpr double kEchoPenalty = 4.5;  // more than a signature, specificity and full text add
 
 // Confidence of each kind of evidence, calibrated on tests/eval/corpus (`gpuerr eval` prints
 // the table): about the share of first answers with that evidence that were right. On 849
@@ -116,6 +117,17 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   }
 
   const size_t query_words = word_count(words);
+  // In a paste that holds a cause and its echo (a CUDA error inside a watchdog report, Xid 45
+  // after the Xid it cleans up, PyTorch's DSA hint), the cause comes first: an entry whose role
+  // is "consequence" ranks below every other entry named by a code or a signature.
+  const std::map<std::string, std::string>& roles = store.roles();
+  auto is_echo = [&](const std::string& id) {
+    auto it = roles.find(id);
+    return it != roles.end() && it->second == "consequence";
+  };
+  bool exact_cause = false;
+  for (const auto& [id, e] : evidence)
+    exact_cause = exact_cause || ((!e.code.empty() || !e.signature.empty()) && !is_echo(id));
   std::vector<Match> out;
   for (const auto& [id, e] : evidence) {
     Match m{id, 0, confidence(e, query_words), e.code, e.signature, e.text_score, std::nullopt};
@@ -124,6 +136,8 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
     const double specificity = std::min(1.0, e.signature_letters / kLettersForFullSpecificity);
     m.score = 4.0 * !e.code.empty() + 3.0 * !e.signature.empty() + 1.5 * specificity +
               2.0 * e.text_score + e.text_weight;
+    if (exact_cause && is_echo(id) && (!e.code.empty() || !e.signature.empty()))
+      m.score -= kEchoPenalty;
     out.push_back(std::move(m));
   }
   std::stable_sort(out.begin(), out.end(),

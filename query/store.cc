@@ -97,6 +97,8 @@ struct Store::Impl {
   Xapian::SimpleStopper stopper{std::begin(kStopWords), std::end(kStopWords)};
   mutable std::once_flag compile_once;
   mutable std::unique_ptr<CompiledSignatures> compiled;
+  mutable std::once_flag roles_once;
+  mutable std::map<std::string, std::string> roles;
 
   ~Impl() { sqlite3_close(db); }
 
@@ -281,6 +283,14 @@ std::vector<std::pair<std::string, std::string>> Store::signatures() const {
             "WHERE e.kind = 'error' ORDER BY s.entry_id, s.ord");
   while (rows.next()) out.emplace_back(rows.text(0), rows.text(1));
   return out;
+}
+
+const std::map<std::string, std::string>& Store::roles() const {
+  std::call_once(impl_->roles_once, [this] {
+    Rows rows(impl_->db, impl_->dir, "SELECT id, role FROM entries WHERE kind = 'error'");
+    while (rows.next()) impl_->roles.emplace(rows.text(0), rows.text(1));
+  });
+  return impl_->roles;
 }
 
 const CompiledSignatures& Store::compiled_signatures() const {

@@ -2,6 +2,7 @@
 // Checks the schema version on open. Never writes, never reads Markdown.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -71,6 +72,9 @@ class Store {
 
   /// Every signature of every error entry as (entry id, signature), in a stable order.
   std::vector<std::pair<std::string, std::string>> signatures() const;
+
+  /// Every error entry's `role` ("cause", "consequence", ...) by id, read on first use and kept.
+  const std::map<std::string, std::string>& roles() const;
 
   /// The signatures, compiled on first use and kept for the life of the store.
   const CompiledSignatures& compiled_signatures() const;

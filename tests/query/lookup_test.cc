@@ -109,6 +109,22 @@ TEST_CASE("an analysis lands on the entry whose signature matches its line, and 
   CHECK(xid_analysed);
 }
 
+TEST_CASE("in a paste of a cause and its echo, the cause comes first") {
+  // a CUDA error inside the watchdog's report, then PyTorch's DSA hint: both are "consequence"
+  const std::vector<Match> m = lookup(
+      bundled_store(),
+      "[rank1]:[E ProcessGroupNCCL.cpp:1414] [PG 0 Rank 1] Process group watchdog thread "
+      "terminated with exception: CUDA error: an illegal memory access was encountered\n"
+      "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n");
+  REQUIRE(!m.empty());
+  CHECK(m.front().entry_id == "illegal-memory-access");
+  // Xid 45 cleans up after another Xid; the one it names is the cause
+  CHECK(top_entry(lookup(bundled_store(),
+                         "NVRM: Xid (PCI:0000:dc:00): 149, pid=1, name=python3, ...\n"
+                         "NVRM: Xid (PCI:0000:dc:00): 45, pid=1, name=python3, Ch 00000001")) ==
+        "xid-149");
+}
+
 TEST_CASE("matches come best first with confidence between 0 and 1") {
   const std::vector<Match> m =
       lookup(bundled_store(), "RuntimeError: CUDA error: misaligned address (error 716)");
