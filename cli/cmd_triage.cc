@@ -189,6 +189,8 @@ int run_triage(const GlobalOptions& global, const TriageOptions& options) {
   if (options.boot_time >= 0) boot = options.boot_time;
   query::Triage triage(store, options.checkpoint_patterns, options.year, boot);
   std::vector<std::string> files = options.files;
+  if (files.empty() && isatty(STDIN_FILENO))
+    throw Error("no log given: name log files ('gpuerr triage rank*.log') or pipe one in");
   if (files.empty()) files.push_back("-");
   for (const std::string& file : files) {
     const std::string name = file == "-" ? "stdin" : file;

@@ -185,6 +185,7 @@ class Judge {
     }
     const LogEvent& f = *r.first_fault;
     for (const LogEvent& e : in_.events) {
+      if (e.role == "warning") continue;  // e.g. Xid 93, an InfoROM notice: not a failure
       const bool same_host = f.host.empty() || e.host.empty() || f.host == e.host;
       if (hardware_like(facts(e.entry_id)) && same_host && near_in_time(e, f)) {
         r.verdict = "hardware";

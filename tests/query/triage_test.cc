@@ -148,6 +148,17 @@ TEST_CASE("an Xid on another host does not make a rank's error hardware") {
   CHECK(rank3_separate);  // not swallowed into node-a's cascade
 }
 
+TEST_CASE("a hardware warning near the fault does not make it hardware") {
+  Triage t(test::bundled_store());
+  t.add_line("node.log", 1, "Mar  5 10:12:00 node-a kernel: NVRM: Xid (PCI:0000:3b:00): 93, pid=1, "
+                            "name=python3, Non-fatal violation of provisioned InfoROM wear limit");
+  t.add_line("node.log", 2, "Mar  5 10:12:03 node-a python3[1]: RuntimeError: CUDA error: misaligned address");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "misaligned-address");
+  CHECK(r.verdict == "code");
+}
+
 TEST_CASE("repeats collapse into one event with a count") {
   Triage t(test::bundled_store());
   for (size_t i = 1; i <= 1000; ++i)
