@@ -72,12 +72,14 @@ void redact_report(query::TriageReport& r) {
 nlohmann::ordered_json event_json(const query::LogEvent& e) {
   nlohmann::ordered_json j = {{"entry_id", e.entry_id}, {"role", e.role},
                               {"rank", nullptr},        {"local_rank", nullptr},
-                              {"host", e.host},         {"time", nullptr},
+                              {"host", e.host},         {"pid", nullptr},
+                              {"time", nullptr},
                               {"file", e.file},         {"line", e.line},
                               {"text", e.text},         {"reading", e.reading},
                               {"count", e.count}};
   if (e.rank) j["rank"] = *e.rank;
   if (e.local_rank) j["local_rank"] = *e.local_rank;
+  if (e.pid) j["pid"] = *e.pid;
   if (e.time) j["time"] = iso_time(*e.time);
   return j;
 }

@@ -152,7 +152,7 @@ struct Triage::Impl {
     if (events.size() >= kMaxEvents) return;
     event_index.emplace(key, events.size());
     events.push_back({m.entry_id, f.role, f.category, m.confidence, o.rank, o.local_rank, o.host,
-                      time, o.year_guessed, file, line, clipped(text),
+                      o.pid, time, o.year_guessed, file, line, clipped(text),
                       m.analysis ? m.analysis->verdict : "", 1, order});
   }
 

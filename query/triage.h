@@ -25,6 +25,7 @@ struct LogEvent {
   std::optional<int> rank;
   std::optional<int> local_rank;
   std::string host;
+  std::optional<long> pid;     // from NCCL, glog, syslog or Ray prefixes
   std::optional<double> time;  // seconds since the epoch, UTC
   bool year_guessed = false;   // the line's date had no year (syslog, glog): see Triage
   std::string file;            // where it was first seen

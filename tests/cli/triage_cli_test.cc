@@ -32,6 +32,7 @@ TEST_CASE("triage --json prints the documented shape") {
   CHECK(j["first_fault"]["host"] == "node3");
   CHECK(j["first_fault"]["time"] == "2024-07-01T08:20:05Z");
   CHECK(j["first_fault"]["line"] == 3);
+  CHECK(j["first_fault"]["pid"].is_null());  // a kernel line: the pid in it is the app's, not a prefix
   CHECK(j["verdict"] == "hardware");
   CHECK(j["checkpoint"]["last_before_fault"]["line"] == 2);
   CHECK(j["checkpoint"]["safe_to_resume"] == true);
@@ -61,6 +62,9 @@ TEST_CASE("triage reads gzip and zstd files and pipes, and several files at once
   const nlohmann::json j = nlohmann::json::parse(both.out);
   CHECK(j["first_fault"]["entry_id"] == "xid-79");
   CHECK(j["verdict"] == "hardware");
+  bool nccl_pid = false;  // "gpu-node-7:21877:21990 [5] NCCL WARN ..." names its process
+  for (const auto& e : j["cascade"]) nccl_pid |= e["pid"] == 21877;
+  CHECK(nccl_pid);
   const test::Run piped = run_shell("gzip -c " + kFixtures + "oom-one-rank.log | @gpuerr@ --index " +
                                     test::bundled_index().string() + " triage --json");
   REQUIRE(piped.exit_code == 0);
