@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 
@@ -32,11 +33,9 @@ std::vector<std::string> kb_layers(const IndexOptions& options) {
   if (!options.kb_dirs.empty()) return options.kb_dirs;
   std::vector<std::string> dirs;
   if (const char* path = std::getenv("GPUERR_KB_PATH")) {
-    std::string rest = path;
-    for (size_t colon; !rest.empty(); rest = colon == std::string::npos ? "" : rest.substr(colon + 1)) {
-      colon = rest.find(':');
-      if (const std::string dir = rest.substr(0, colon); !dir.empty()) dirs.push_back(dir);
-    }
+    std::istringstream list(path);
+    for (std::string dir; std::getline(list, dir, ':');)
+      if (!dir.empty()) dirs.push_back(dir);
   }
   if (dirs.empty()) throw Error("no kb given: pass --kb DIR (repeat for overlays) or set GPUERR_KB_PATH");
   return dirs;

@@ -14,6 +14,7 @@
 #include "cli/print_json.h"
 #include "cli/runner.h"
 #include "indexer/error.h"
+#include "query/log_line.h"
 #include "query/redact.h"
 #include "query/triage.h"
 
@@ -211,7 +212,7 @@ int run_redact(const std::vector<std::string>& files) {
   std::vector<std::string> inputs = files.empty() ? std::vector<std::string>{"-"} : files;
   for (const std::string& file : inputs)
     read_log(file, [&](size_t, std::string_view lines) {
-      for_each_line(lines, [&](std::string_view line) { std::cout << redactor.redact(line) << '\n'; });
+      query::for_each_line(lines, [&](std::string_view line) { std::cout << redactor.redact(line) << '\n'; });
     });
   return kExitOk;
 }

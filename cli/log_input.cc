@@ -144,18 +144,6 @@ void read_zstd(std::string_view first, Blocks& blocks, LineSplitter& lines) {
 
 }  // namespace
 
-void for_each_line(std::string_view lines, const std::function<void(std::string_view)>& each) {
-  size_t start = 0;
-  while (start <= lines.size()) {
-    size_t end = lines.find('\n', start);
-    if (end == std::string_view::npos) end = lines.size();
-    std::string_view line = lines.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    each(line);
-    start = end + 1;
-  }
-}
-
 void read_log(const std::string& path, const BlockSink& each_block, const ProgressSink& progress) {
   std::unique_ptr<FILE, FileCloser> owned;
   FILE* file = stdin;

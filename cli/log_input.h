@@ -24,7 +24,4 @@ inline constexpr size_t kMaxLineBytes = 64 * 1024;
 void read_log(const std::string& path, const BlockSink& each_block,
               const ProgressSink& progress = nullptr);
 
-/// Calls `each` for every line of a block given to a BlockSink.
-void for_each_line(std::string_view lines, const std::function<void(std::string_view)>& each);
-
 }  // namespace gpuerr::cli

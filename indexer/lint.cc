@@ -93,8 +93,9 @@ Catalogue read_catalogue(const std::vector<std::string>& dirs) {
   Catalogue out;
   std::set<std::string> names;
   for (const std::string& dir : dirs) {
-    std::string name = layer_name(dir, out.problems);
-    for (int n = 2; !names.insert(name).second; ++n) name = layer_name(dir, out.problems) + "#" + std::to_string(n);
+    const std::string base = layer_name(dir, out.problems);
+    std::string name = base;
+    for (int n = 2; !names.insert(name).second; ++n) name = base + "#" + std::to_string(n);
     KbContent layer = load_kb(dir, name);
     std::move(layer.entries.begin(), layer.entries.end(), std::back_inserter(parsed));
     out.problems.insert(out.problems.end(), layer.problems.begin(), layer.problems.end());

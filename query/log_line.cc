@@ -196,6 +196,18 @@ void rank_in_message(std::string_view message, LineOrigin& o) {
 
 }  // namespace
 
+void for_each_line(std::string_view lines, const std::function<void(std::string_view)>& each) {
+  size_t start = 0;
+  while (start <= lines.size()) {
+    size_t end = lines.find('\n', start);
+    if (end == std::string_view::npos) end = lines.size();
+    std::string_view line = lines.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    each(line);
+    start = end + 1;
+  }
+}
+
 size_t newlines(std::string_view text) {
   size_t n = 0;
   for (const char* p = text.data(), *end = p + text.size();

@@ -4,6 +4,7 @@
 // Python logging and glog/c10 prefixes. Pure functions on text; no I/O.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +37,10 @@ ParsedLine parse_line(std::string_view line, int year);
 /// The rank a per-rank log file's name gives ("rank_3.log", "worker-12.out", "log.rank7.txt"),
 /// or nullopt.
 std::optional<int> rank_from_file_name(std::string_view path);
+
+/// Calls `each` for every line of `lines` (lines separated by '\n', the last one may lack it),
+/// without its line break or a trailing '\r'.
+void for_each_line(std::string_view lines, const std::function<void(std::string_view)>& each);
 
 /// How many '\n' `text` holds (memchr is vectorised; std::count at -O2 is not).
 size_t newlines(std::string_view text);

@@ -4,13 +4,24 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
+
+namespace re2 {
+class RE2;
+}
 
 namespace gpuerr::query {
 
 class Redactor {
  public:
+  Redactor();
+  ~Redactor();
+  Redactor(const Redactor&) = delete;
+  Redactor& operator=(const Redactor&) = delete;
+
   /// Remembers a host name seen in a prefix (syslog, NCCL, kubectl), so it is replaced wherever
   /// it appears later, even in free text.
   void learn_host(std::string_view host);
@@ -19,10 +30,24 @@ class Redactor {
   std::string redact(std::string_view text);
 
  private:
-  std::string placeholder(std::map<std::string, std::string>& names, const std::string& kind,
-                          const std::string& name);
+  // One kind of name ("host", "ip", "user") and the placeholders given so far.
+  struct Names {
+    std::string kind;
+    std::map<std::string, std::string> placeholders;  // name -> "host-1"
+    // The names as whole-word patterns, longest first so "node1" never eats into "node10";
+    // compiled once, when a name is first seen, not for every line.
+    struct Pattern {
+      size_t length;  // of the name
+      std::unique_ptr<re2::RE2> word;
+      std::string placeholder;
+    };
+    std::vector<Pattern> patterns;
+  };
 
-  std::map<std::string, std::string> hosts_, ips_, users_;
+  void remember(Names& names, const std::string& name);
+  static void replace(const Names& names, std::string& text);
+
+  Names hosts_{"host", {}, {}}, ips_{"ip", {}, {}}, users_{"user", {}, {}};
 };
 
 }  // namespace gpuerr::query

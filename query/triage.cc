@@ -1,6 +1,7 @@
 #include "query/triage.h"
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <unordered_map>
 
@@ -34,44 +35,29 @@ struct FileState {
   bool several_hosts = false;     // then no host is inferred for its other lines
 };
 
-int current_year() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  return utc.tm_year + 1900;
-}
-
-int year_of(double seconds) {
+// The civil UTC date and time of `seconds` since the epoch.
+std::tm civil(double seconds) {
   const std::time_t t = static_cast<std::time_t>(seconds);
   std::tm utc{};
   gmtime_r(&t, &utc);
-  return utc.tm_year + 1900;
+  return utc;
 }
+
+int year_of(double seconds) { return civil(seconds).tm_year + 1900; }
+
+int current_year() { return year_of(static_cast<double>(std::time(nullptr))); }
 
 // The same month, day and time of day in another year.
 double in_year(double seconds, int year) {
-  const std::time_t t = static_cast<std::time_t>(seconds);
-  std::tm utc{};
-  gmtime_r(&t, &utc);
+  const std::tm utc = civil(seconds);
   return utc_seconds(year, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec) +
-         (seconds - static_cast<double>(t));
+         (seconds - std::floor(seconds));
 }
 
 // The start of the line that holds position `at`.
 size_t line_start(std::string_view text, size_t at) {
   const size_t newline = text.rfind('\n', at);
   return newline == std::string_view::npos ? 0 : newline + 1;
-}
-
-template <typename Each>
-void for_each_line(std::string_view block, Each each) {
-  size_t start = 0;
-  while (start < block.size()) {
-    size_t end = block.find('\n', start);
-    if (end == std::string_view::npos) end = block.size();
-    each(block.substr(start, end - start));
-    start = end + 1;
-  }
 }
 
 std::string clipped(std::string_view text) {
