@@ -20,7 +20,7 @@ void Redactor::remember(Names& names, const std::string& name) {
                          [&](const Names::Pattern& p) { return p.length < name.size(); });
   names.patterns.insert(
       at, {name.size(),
-           std::make_unique<RE2>("(^|[^\\w.-])" + RE2::QuoteMeta(name) + "($|[^\\w-])"),
+           std::make_shared<const RE2>("(^|[^\\w.-])" + RE2::QuoteMeta(name) + "($|[^\\w-])"),
            placeholder});
 }
 

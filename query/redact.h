@@ -38,7 +38,7 @@ class Redactor {
     // compiled once, when a name is first seen, not for every line.
     struct Pattern {
       size_t length;  // of the name
-      std::unique_ptr<re2::RE2> word;
+      std::shared_ptr<const re2::RE2> word;  // shared_ptr: RE2 is only declared here
       std::string placeholder;
     };
     std::vector<Pattern> patterns;
