@@ -45,6 +45,8 @@ nlohmann::ordered_json lookup_json(const std::string& query, const std::vector<A
 nlohmann::ordered_json entry_json(const Entry& e) {
   nlohmann::ordered_json sources = nlohmann::ordered_json::array();
   for (const Source& s : e.sources) sources.push_back({{"title", s.title}, {"url", s.url}});
+  nlohmann::ordered_json examples = nlohmann::ordered_json::array();
+  for (const Example& x : e.examples) examples.push_back({{"text", x.text}, {"source", x.source}});
   nlohmann::ordered_json out = {
       {"id", e.id},           {"kind", kind_name(e.kind)},
       {"title", e.title},     {"category", e.category},
@@ -53,7 +55,7 @@ nlohmann::ordered_json entry_json(const Entry& e) {
       {"hardware", e.hardware},
       {"hardware_evidence", e.hardware_evidence},
       {"actions", e.first_actions},
-      {"related", e.related}, {"examples", e.examples},
+      {"related", e.related}, {"examples", examples},
       {"sources", sources},   {"body_markdown", e.body_markdown},
       {"layer", e.layer},
   };

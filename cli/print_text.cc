@@ -109,7 +109,10 @@ void print_entry_text(std::ostream& out, const Entry& e,
   print_list(out, "First actions:", e.first_actions, true, style);
   if (!e.body_markdown.empty()) out << '\n' << e.body_markdown;
   if (!e.body_markdown.empty() && e.body_markdown.back() != '\n') out << '\n';
-  print_list(out, "Example messages:", e.examples, false, style);
+  std::vector<std::string> examples;
+  for (const Example& x : e.examples)
+    examples.push_back(x.source.empty() ? x.text : x.text + "  <" + x.source + ">");
+  print_list(out, "Example messages:", examples, false, style);
   print_list(out, "Related:", e.related, false, style);
   print_list(out, "Referenced by:", referenced_by, false, style);
   std::vector<std::string> sources;

@@ -20,6 +20,12 @@ struct Source {
   std::string url;  // http(s)
 };
 
+/// A real message as some program printed it, and where it was seen.
+struct Example {
+  std::string text;    // exactly as printed
+  std::string source;  // http(s) address of the issue, document or source file; "" when unknown
+};
+
 /// One catalogue entry. Fields that do not apply to the entry's kind stay empty.
 struct Entry {
   std::string id;  // the file name without .md, e.g. "illegal-memory-access"
@@ -34,7 +40,7 @@ struct Entry {
   std::string hardware_evidence;
   std::vector<std::string> first_actions;  // ordered, Markdown inline text
   std::vector<std::string> related;        // ids of entries of any kind
-  std::vector<std::string> examples;       // real messages, exactly as printed
+  std::vector<Example> examples;
   std::vector<Source> sources;
   std::string env_name;     // env only, e.g. "CUDA_LAUNCH_BLOCKING"
   std::string env_values;   // env only, e.g. "0 or 1"

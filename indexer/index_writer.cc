@@ -75,13 +75,14 @@ void write_lists(sqlite3* db, const Entry& e) {
   Insert sig(db, "INSERT INTO signatures VALUES (?, ?, ?)");
   Insert action(db, "INSERT INTO actions VALUES (?, ?, ?)");
   Insert rel(db, "INSERT INTO related VALUES (?, ?, ?)");
-  Insert example(db, "INSERT INTO examples VALUES (?, ?, ?)");
+  Insert example(db, "INSERT INTO examples VALUES (?, ?, ?, ?)");
   Insert source(db, "INSERT INTO sources VALUES (?, ?, ?, ?)");
   for (size_t i = 0; i < e.codes.size(); ++i) code.run(e.id, i, e.codes[i], code_key(e.codes[i]));
   for (size_t i = 0; i < e.signatures.size(); ++i) sig.run(e.id, i, e.signatures[i]);
   for (size_t i = 0; i < e.first_actions.size(); ++i) action.run(e.id, i, e.first_actions[i]);
   for (size_t i = 0; i < e.related.size(); ++i) rel.run(e.id, i, e.related[i]);
-  for (size_t i = 0; i < e.examples.size(); ++i) example.run(e.id, i, e.examples[i]);
+  for (size_t i = 0; i < e.examples.size(); ++i)
+    example.run(e.id, i, e.examples[i].text, e.examples[i].source);
   for (size_t i = 0; i < e.sources.size(); ++i)
     source.run(e.id, i, e.sources[i].title, e.sources[i].url);
 }
@@ -147,7 +148,7 @@ Xapian::Document make_document(const Entry& e, Xapian::TermGenerator& terms) {
   for (const std::string& s : e.signatures) field(signature_words(s), schema::kWeightSignature);
   for (const std::string& c : e.codes)
     if (c.find(':') == std::string::npos) field(c, schema::kWeightCode);
-  for (const std::string& x : e.examples) field(x, schema::kWeightExample);
+  for (const Example& x : e.examples) field(x.text, schema::kWeightExample);
   field(e.body_markdown, schema::kWeightBody);
   return doc;
 }

@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-enum class Shape { kText, kList, kBool, kSources };
+enum class Shape { kText, kList, kBool, kSources, kExamples };
 
 // Which fields each kind may hold; docs/authoring.md is the prose version of this table.
 struct FieldSpec {
@@ -42,7 +42,7 @@ constexpr std::array kFields{
     FieldSpec{"role", Shape::kText, true, false, false, false},
     FieldSpec{"first_actions", Shape::kList, true, false, false, true},
     FieldSpec{"related", Shape::kList, true, true, true, false},
-    FieldSpec{"examples", Shape::kList, true, false, false, true},
+    FieldSpec{"examples", Shape::kExamples, true, false, false, true},
     FieldSpec{"sources", Shape::kSources, true, true, true, true},
     FieldSpec{"name", Shape::kText, false, true, false, true},
     FieldSpec{"values", Shape::kText, false, true, false, false},
@@ -68,6 +68,17 @@ std::string joined(const std::array<std::string_view, N>& words) {
 template <size_t N>
 bool contains(const std::array<std::string_view, N>& words, const std::string& w) {
   return std::find(words.begin(), words.end(), w) != words.end();
+}
+
+bool is_url(const std::string& text) {
+  return text.starts_with("https://") || text.starts_with("http://");
+}
+
+// An example written as a map: `text`, and optionally `source`, nothing else.
+bool is_example_map(const YAML::Node& item) {
+  if (!item.IsMap() || !item["text"] || !item["text"].IsScalar()) return false;
+  if (item["source"] && !item["source"].IsScalar()) return false;
+  return item.size() == (item["source"] ? 2u : 1u);
 }
 
 // The front matter and the body of one file, with the file lines each starts on.
@@ -119,6 +130,7 @@ class FieldReader {
       case Shape::kList: return list_field(spec.name, node);
       case Shape::kBool: return bool_field(node, line);
       case Shape::kSources: return sources_field(node, line);
+      case Shape::kExamples: return examples_field(node, line);
     }
   }
 
@@ -161,7 +173,6 @@ class FieldReader {
     if (name == "signatures") target = &e.signatures, lines = &out_.signature_lines;
     if (name == "first_actions") target = &e.first_actions;
     if (name == "related") target = &e.related, lines = &out_.related_lines;
-    if (name == "examples") target = &e.examples, lines = &out_.example_lines;
     if (!node.IsSequence())
       return problem(line_of(node), "'" + std::string(name) + "' must be a list");
     for (const YAML::Node& item : node) {
@@ -182,6 +193,29 @@ class FieldReader {
     out_.entry.poisons_context = value;
   }
 
+  // Each example is its text, or a map of its text and the address it was seen at.
+  void examples_field(const YAML::Node& node, int line) {
+    if (!node.IsSequence()) return problem(line, "'examples' must be a list");
+    for (const YAML::Node& item : node) {
+      const int item_line = line_of(item);
+      Example x;
+      if (item.IsScalar()) {
+        x.text = item.Scalar();
+      } else if (is_example_map(item)) {
+        x.text = item["text"].Scalar();
+        if (item["source"]) x.source = item["source"].Scalar();
+      } else {
+        problem(item_line, "each example must be text, or a 'text' with an optional 'source'");
+        continue;
+      }
+      if (too_long("examples", x.text, item_line)) continue;
+      if (!x.source.empty() && !is_url(x.source))
+        problem(item_line, "example source '" + x.source + "' must start with http:// or https://");
+      out_.entry.examples.push_back(std::move(x));
+      out_.example_lines.push_back(item_line);
+    }
+  }
+
   void sources_field(const YAML::Node& node, int line) {
     if (!node.IsSequence()) return problem(line, "'sources' must be a list of title and url");
     for (const YAML::Node& item : node) {
@@ -192,7 +226,7 @@ class FieldReader {
         continue;
       }
       const std::string url = item["url"].Scalar();
-      if (!url.starts_with("https://") && !url.starts_with("http://"))
+      if (!is_url(url))
         problem(item_line, "source url '" + url + "' must start with http:// or https://");
       out_.entry.sources.push_back({item["title"].Scalar(), url});
     }

@@ -71,9 +71,10 @@ void check_examples(const ParsedEntry& p, std::vector<Diagnostic>& out) {
   if (p.entry.signatures.empty()) return;
   const SignatureSet set(p.entry.signatures);
   for (size_t i = 0; i < p.entry.examples.size(); ++i)
-    if (set.match(p.entry.examples[i]).empty())
+    if (set.match(p.entry.examples[i].text).empty())
       out.push_back({p.entry.file, p.example_lines.at(i),
-                     "example '" + p.entry.examples[i] + "' matches none of the entry's signatures"});
+                     "example '" + p.entry.examples[i].text +
+                         "' matches none of the entry's signatures"});
 }
 
 }  // namespace

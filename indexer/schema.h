@@ -5,7 +5,7 @@
 namespace gpuerr::schema {
 
 /// Bumped whenever the stored layout changes; a reader refuses any other version.
-inline constexpr int kVersion = 3;
+inline constexpr int kVersion = 4;
 
 inline constexpr const char* kSqliteFile = "kb.sqlite";
 inline constexpr const char* kXapianDir = "xapian";
@@ -37,7 +37,8 @@ CREATE INDEX codes_by_key ON codes(code_key);
 CREATE TABLE signatures (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, signature TEXT NOT NULL);
 CREATE TABLE actions (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, text TEXT NOT NULL);
 CREATE TABLE related (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, related_id TEXT NOT NULL);
-CREATE TABLE examples (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, text TEXT NOT NULL);
+CREATE TABLE examples (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, text TEXT NOT NULL,
+  source TEXT NOT NULL);
 CREATE TABLE documented_codes (family TEXT NOT NULL, code TEXT NOT NULL, name TEXT NOT NULL);
 CREATE TABLE sources (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, title TEXT NOT NULL,
   url TEXT NOT NULL);

@@ -168,7 +168,9 @@ struct Store::Impl {
     e.signatures = strings("SELECT signature FROM signatures WHERE entry_id = ? ORDER BY ord", e.id);
     e.first_actions = strings("SELECT text FROM actions WHERE entry_id = ? ORDER BY ord", e.id);
     e.related = strings("SELECT related_id FROM related WHERE entry_id = ? ORDER BY ord", e.id);
-    e.examples = strings("SELECT text FROM examples WHERE entry_id = ? ORDER BY ord", e.id);
+    Rows examples(db, dir, "SELECT text, source FROM examples WHERE entry_id = ? ORDER BY ord");
+    examples.bind(e.id);
+    while (examples.next()) e.examples.push_back({examples.text(0), examples.text(1)});
     Rows rows(db, dir, "SELECT title, url FROM sources WHERE entry_id = ? ORDER BY ord");
     rows.bind(e.id);
     while (rows.next()) e.sources.push_back({rows.text(0), rows.text(1)});

@@ -69,6 +69,23 @@ TEST_CASE("a complete entry parses with every field and no problems") {
   CHECK(p.signature_lines == std::vector<int>{7});
 }
 
+TEST_CASE("an example is its text, or its text and the address it was seen at") {
+  std::vector<Diagnostic> problems;
+  const ParsedEntry p = parse_entry(
+      "kb/errors/misaligned-address.md", Kind::kError,
+      replaced("  - \"RuntimeError: CUDA error: misaligned address\"",
+               "  - \"RuntimeError: CUDA error: misaligned address\"\n"
+               "  - text: \"CUDA error: misaligned address\"\n"
+               "    source: \"https://github.com/pytorch/pytorch/issues/1\""),
+      problems);
+  CHECK(problems.empty());
+  REQUIRE(p.entry.examples.size() == 2);
+  CHECK(p.entry.examples[0].source.empty());
+  CHECK(p.entry.examples[1].text == "CUDA error: misaligned address");
+  CHECK(p.entry.examples[1].source == "https://github.com/pytorch/pytorch/issues/1");
+  CHECK(p.example_lines == std::vector<int>{14, 15});
+}
+
 TEST_CASE("each per-file problem is reported at its file line, word for word") {
   struct Case {
     std::string name, text, problem;
@@ -98,6 +115,14 @@ TEST_CASE("each per-file problem is reported at its file line, word for word") {
        f + "16: each source needs a 'title' and a 'url'"},
       {"source url not http", replaced("\"https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html\"", "docs.nvidia.com"),
        f + "16: source url 'docs.nvidia.com' must start with http:// or https://"},
+      {"example source not http",
+       replaced("  - \"RuntimeError: CUDA error: misaligned address\"",
+                "  - text: \"misaligned address\"\n    source: github.com/x/y/issues/1"),
+       f + "14: example source 'github.com/x/y/issues/1' must start with http:// or https://"},
+      {"example map with another key",
+       replaced("  - \"RuntimeError: CUDA error: misaligned address\"",
+                "  - text: \"misaligned address\"\n    seen: yesterday"),
+       f + "14: each example must be text, or a 'text' with an optional 'source'"},
       {"level-1 heading", replaced("## What happened", "# What happened"),
        f + "19: level-1 heading in the body; the title comes from front matter"},
       {"no front matter", "just text\n",

@@ -12,10 +12,10 @@ TEST_CASE("every example message ranks its own entry first") {
   const Store& store = test::bundled_store();
   int checked = 0;
   for (const Entry& e : store.entries(Kind::kError)) {
-    for (const std::string& example : e.examples) {
+    for (const Example& example : e.examples) {
       CAPTURE(e.id);
-      CAPTURE(example);
-      CHECK(test::top_entry(lookup(store, example)) == e.id);
+      CAPTURE(example.text);
+      CHECK(test::top_entry(lookup(store, example.text)) == e.id);
       ++checked;
     }
   }
