@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   add_doctor_command(app, global, run);
   add_eval_command(app, global, run);
   add_triage_command(app, global, run);
+  add_export_command(app, global, run);
   add_index_command(app, run);
   add_lint_command(app, run);
   try {

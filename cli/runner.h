@@ -47,6 +47,7 @@ void add_index_command(CLI::App& app, Runner& run);
 void add_doctor_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_eval_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_triage_command(CLI::App& app, const GlobalOptions& global, Runner& run);
+void add_export_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 
 /// What `--version` prints: the program, and the index it would use (or why it cannot).
 std::string version_text(const GlobalOptions& global);
