@@ -115,8 +115,9 @@ std::string signatures(const Entry& e) {
 Page entry_page(const Entry& e, const Catalogue& c, const Links& links) {
   Page page{entry_path(e.id), e.title, "", true, ""};
   std::string& b = page.body;
-  b += facts(e, c, page.path);
+  // First actions first: on a phone they are what fits on the first screen.
   b += first_actions(e);
+  b += facts(e, c, page.path);
   // body_html was rendered by cmark at index time in its safe mode: raw HTML and
   // javascript: links were dropped there, so it goes in as it is.
   b +=
