@@ -9,13 +9,16 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <map>
 #include <random>
+#include <set>
 
 #include <sqlite3.h>
 #include <xapian.h>
 
 #include "indexer/error.h"
 #include "indexer/schema.h"
+#include "indexer/signature.h"
 
 namespace gpuerr::indexer {
 namespace {
@@ -70,15 +73,49 @@ std::string utc_now() {
   return text;
 }
 
-void write_lists(sqlite3* db, const Entry& e) {
+// How many signatures of the catalogue have each key word.
+using KeyCounts = std::map<std::string, int>;
+
+KeyCounts count_keys(const std::vector<Entry>& entries) {
+  KeyCounts counts;
+  for (const Entry& e : entries)
+    for (const std::string& s : e.signatures) {
+      const std::vector<std::string> keys = signature_keys(s);
+      for (const std::string& key : std::set<std::string>(keys.begin(), keys.end())) ++counts[key];
+    }
+  return counts;
+}
+
+// The key a signature is filed under: the one fewest signatures share, so that a lookup reads
+// as few signatures as it can; the longer one of equals.
+std::string rarest_key(const std::string& signature, const KeyCounts& counts) {
+  std::string best;
+  for (const std::string& key : signature_keys(signature)) {
+    const int n = counts.at(key), best_n = best.empty() ? 0 : counts.at(best);
+    if (best.empty() || n < best_n || (n == best_n && key.size() > best.size())) best = key;
+  }
+  return best;
+}
+
+std::string joined(const std::vector<std::string>& pieces) {
+  std::string out;
+  for (const std::string& p : pieces) out += (out.empty() ? "" : " ") + p;
+  return out;
+}
+
+void write_lists(sqlite3* db, const Entry& e, const KeyCounts& keys) {
   Insert code(db, "INSERT INTO codes VALUES (?, ?, ?, ?)");
-  Insert sig(db, "INSERT INTO signatures VALUES (?, ?, ?)");
+  Insert sig(db, "INSERT INTO signatures VALUES (?, ?, ?, ?, ?, ?, ?)");
   Insert action(db, "INSERT INTO actions VALUES (?, ?, ?)");
   Insert rel(db, "INSERT INTO related VALUES (?, ?, ?)");
   Insert example(db, "INSERT INTO examples VALUES (?, ?, ?, ?)");
   Insert source(db, "INSERT INTO sources VALUES (?, ?, ?, ?)");
   for (size_t i = 0; i < e.codes.size(); ++i) code.run(e.id, i, e.codes[i], code_key(e.codes[i]));
-  for (size_t i = 0; i < e.signatures.size(); ++i) sig.run(e.id, i, e.signatures[i]);
+  for (size_t i = 0; i < e.signatures.size(); ++i) {
+    const std::string& s = e.signatures[i];
+    sig.run(e.id, i, s, signature_to_regex(s), joined(signature_literals(s)),
+            signature_letters(s), rarest_key(s, keys));
+  }
   for (size_t i = 0; i < e.first_actions.size(); ++i) action.run(e.id, i, e.first_actions[i]);
   for (size_t i = 0; i < e.related.size(); ++i) rel.run(e.id, i, e.related[i]);
   for (size_t i = 0; i < e.examples.size(); ++i)
@@ -103,13 +140,14 @@ void write_sqlite(const std::vector<Entry>& entries, const std::vector<Documente
     meta.run("built_at", utc_now());
     meta.run("entry_count", std::to_string(entries.size()));
     meta.run("gpuerr_version", GPUERR_VERSION);
+    const KeyCounts keys = count_keys(entries);
     Insert entry(db, "INSERT INTO entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (const Entry& e : entries) {
       entry.run(e.id, kind_name(e.kind), e.title, e.category, e.poisons_context, e.hardware,
                 e.hardware_evidence, e.kind == Kind::kError && e.role.empty() ? "cause" : e.role,
                 e.env_name, e.env_values, e.env_default, e.body_markdown,
                 e.body_html, e.file, e.layer);
-      write_lists(db, e);
+      write_lists(db, e, keys);
     }
     Insert code(db, "INSERT INTO documented_codes VALUES (?, ?, ?)");
     for (const DocumentedCode& d : documented) code.run(d.family, d.code, d.name);

@@ -5,7 +5,7 @@
 namespace gpuerr::schema {
 
 /// Bumped whenever the stored layout changes; a reader refuses any other version.
-inline constexpr int kVersion = 4;
+inline constexpr int kVersion = 5;
 
 inline constexpr const char* kSqliteFile = "kb.sqlite";
 inline constexpr const char* kXapianDir = "xapian";
@@ -34,7 +34,12 @@ CREATE TABLE entries (
 CREATE TABLE codes (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, code TEXT NOT NULL,
   code_key TEXT NOT NULL);
 CREATE INDEX codes_by_key ON codes(code_key);
-CREATE TABLE signatures (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, signature TEXT NOT NULL);
+CREATE TABLE signatures (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, signature TEXT NOT NULL,
+  regex TEXT NOT NULL,     -- signature_to_regex(signature), RE2 syntax, matched ignoring case
+  literals TEXT NOT NULL,  -- signature_literals(signature), joined by single spaces
+  letters INTEGER NOT NULL,  -- signature_letters(signature)
+  key TEXT NOT NULL);      -- the rarest of signature_keys(signature); '' when it has none
+CREATE INDEX signatures_by_key ON signatures(key);
 CREATE TABLE actions (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, text TEXT NOT NULL);
 CREATE TABLE related (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, related_id TEXT NOT NULL);
 CREATE TABLE examples (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, text TEXT NOT NULL,
@@ -42,6 +47,14 @@ CREATE TABLE examples (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, text TEXT N
 CREATE TABLE documented_codes (family TEXT NOT NULL, code TEXT NOT NULL, name TEXT NOT NULL);
 CREATE TABLE sources (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, title TEXT NOT NULL,
   url TEXT NOT NULL);
+-- An entry's lists are read by entry id, the links back by the id linked to.
+CREATE INDEX codes_by_entry ON codes(entry_id);
+CREATE INDEX signatures_by_entry ON signatures(entry_id);
+CREATE INDEX actions_by_entry ON actions(entry_id);
+CREATE INDEX related_by_entry ON related(entry_id);
+CREATE INDEX related_by_target ON related(related_id);
+CREATE INDEX examples_by_entry ON examples(entry_id);
+CREATE INDEX sources_by_entry ON sources(entry_id);
 )sql";
 
 }  // namespace gpuerr::schema

@@ -102,21 +102,20 @@ std::string ascii_lower(std::string_view text) {
   return out;
 }
 
-// The longest space-free piece of `literal_runs`, lower-cased: a word the text must contain for
-// the signature to match. Empty when there is none.
-std::string longest_token(const std::vector<std::string>& literal_runs) {
-  std::string best;
+// The space-free pieces of `literal_runs`, lower-cased.
+std::vector<std::string> space_free_pieces(const std::vector<std::string>& literal_runs) {
+  std::vector<std::string> out;
   for (const std::string& run : literal_runs) {
     size_t i = 0;
     while (i < run.size()) {
       while (i < run.size() && is_space(run[i])) ++i;
       size_t end = i;
       while (end < run.size() && !is_space(run[end])) ++end;
-      if (end - i > best.size()) best = run.substr(i, end - i);
+      if (end > i) out.push_back(ascii_lower(run.substr(i, end - i)));
       i = end;
     }
   }
-  return ascii_lower(best);
+  return out;
 }
 
 // Literal runs of a raw regular expression that every match must contain; empty when optional
@@ -170,12 +169,95 @@ std::vector<std::string> placeholder_literals(std::string_view signature) {
   return runs;
 }
 
+// Where the group opening at `open` closes (the index of its ')'), skipping escapes and
+// character classes; npos when it never does.
+size_t group_end(std::string_view re, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < re.size(); ++i) {
+    if (re[i] == '\\') ++i;
+    else if (re[i] == '[') i = re.find(']', i + 2);
+    else if (re[i] == '(') ++depth;
+    else if (re[i] == ')' && --depth == 0) return i;
+    if (i == std::string_view::npos) return i;
+  }
+  return std::string_view::npos;
+}
+
+// Literal runs of a raw regular expression for prefiltering: like required_literals(), but a
+// group is skipped whole instead of giving up on the pattern (only an alternative outside every
+// group does), and a boundary that can only be a non-word character (\b, \s, \W) stands as a
+// space, which ends a word without being required text.
+std::vector<std::string> prefilter_runs(std::string_view re) {
+  std::vector<std::string> runs(1);
+  auto cut = [&] { if (!runs.back().empty()) runs.emplace_back(); };
+  for (size_t i = 0; i < re.size(); ++i) {
+    const char c = re[i];
+    if (c == '|') return {};
+    if (c == '\\' && i + 1 < re.size()) {
+      const char e = re[++i];
+      if (e == 'b' || e == 's' || e == 'W') runs.back() += ' ';
+      else if (std::isalnum(static_cast<unsigned char>(e))) cut();
+      else runs.back() += e;
+    } else if (c == '(' || c == '[') {
+      cut();
+      i = c == '(' ? group_end(re, i) : re.find(']', i + 2);
+      if (i == std::string_view::npos) return {};
+    } else if (c == '?' || c == '*' || c == '{') {
+      if (!runs.back().empty()) runs.back().pop_back();  // the quantified atom is optional
+      cut();
+      if (c == '{') i = std::min(re.find('}', i), re.size());
+    } else if (std::string_view(")^$.+").find(c) != std::string_view::npos) {
+      cut();
+    } else {
+      runs.back() += c;
+    }
+  }
+  return runs;
+}
+
+// The runs prefiltering reads: a placeholder signature's literal text, or a raw pattern's.
+std::vector<std::string> literal_runs(std::string_view signature) {
+  return signature.starts_with(kRawPrefix) ? prefilter_runs(signature.substr(kRawPrefix.size()))
+                                           : placeholder_literals(signature);
+}
+
+bool contains_all(const std::string& lower_text, const std::vector<std::string>& pieces) {
+  for (const std::string& piece : pieces)
+    if (lower_text.find(piece) == std::string::npos) return false;
+  return true;
+}
+
 }  // namespace
 
+std::unique_ptr<RE2> compile_signature_regex(const std::string& regex) {
+  return std::make_unique<RE2>(regex, matcher_options());
+}
+
+std::vector<std::string> signature_literals(std::string_view signature) {
+  return space_free_pieces(literal_runs(signature));
+}
+
 std::string signature_anchor(std::string_view signature) {
-  if (signature.starts_with(kRawPrefix))
-    return longest_token(required_literals(signature.substr(kRawPrefix.size())));
-  return longest_token(placeholder_literals(signature));
+  std::string best;
+  for (std::string& piece : signature_literals(signature))
+    if (piece.size() > best.size()) best = std::move(piece);
+  return best;
+}
+
+std::vector<std::string> signature_keys(std::string_view signature) {
+  std::vector<std::string> out;
+  for (const std::string& run : literal_runs(signature)) {
+    size_t i = 0;
+    while (i < run.size()) {
+      if (!is_key_char(run[i])) { ++i; continue; }
+      size_t end = i;
+      while (end < run.size() && is_key_char(run[end])) ++end;
+      // A word at either end of a run may continue into a placeholder or past the signature.
+      if (i > 0 && end < run.size()) out.push_back(ascii_lower(run.substr(i, end - i)));
+      i = end;
+    }
+  }
+  return out;
 }
 
 size_t signature_letters(std::string_view signature) {
@@ -188,13 +270,13 @@ size_t signature_letters(std::string_view signature) {
   return letters;
 }
 
-// Each signature is compiled only when its anchor word occurs in a text being matched: a
+// Each signature is compiled only when its literal pieces all occur in a text being matched: a
 // lookup touches a handful of the catalogue's signatures, so compiling all of them at start-up
 // (an RE2::Set of a thousand patterns, about 40 ms) would cost more than the whole lookup.
 struct SignatureSet::Impl {
   struct Pattern {
     std::string regex;
-    std::string anchor;  // lower-case; empty: always try
+    std::vector<std::string> literals;  // lower-case; empty: always try
     std::once_flag compiled;
     std::unique_ptr<RE2> re;
   };
@@ -206,7 +288,7 @@ SignatureSet::SignatureSet(const std::vector<std::string>& signatures)
   for (const std::string& s : signatures) {
     auto p = std::make_unique<Impl::Pattern>();
     p->regex = signature_to_regex(s);
-    p->anchor = signature_anchor(s);
+    p->literals = signature_literals(s);
     impl_->patterns.push_back(std::move(p));
   }
 }
@@ -221,8 +303,8 @@ std::vector<int> SignatureSet::match(std::string_view text) const {
   const re2::StringPiece input(text.data(), text.size());
   for (size_t i = 0; i < impl_->patterns.size(); ++i) {
     Impl::Pattern& p = *impl_->patterns[i];
-    if (!p.anchor.empty() && lower.find(p.anchor) == std::string::npos) continue;
-    std::call_once(p.compiled, [&p] { p.re = std::make_unique<RE2>(p.regex, matcher_options()); });
+    if (!contains_all(lower, p.literals)) continue;
+    std::call_once(p.compiled, [&p] { p.re = compile_signature_regex(p.regex); });
     // A signature that does not compile never matches; the lint reports it before indexing.
     if (p.re->ok() && RE2::PartialMatch(input, *p.re)) hits.push_back(static_cast<int>(i));
   }

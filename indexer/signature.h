@@ -8,6 +8,10 @@
 #include <string_view>
 #include <vector>
 
+namespace re2 {
+class RE2;
+}
+
 namespace gpuerr {
 
 /// The regular expression a signature stands for (the syntax is in docs/authoring.md). Throws
@@ -17,10 +21,31 @@ std::string signature_to_regex(std::string_view signature);
 /// Why `signature` does not compile, or an empty string when it does.
 std::string signature_problem(std::string_view signature);
 
-/// A lower-case word that any text the signature matches must contain (e.g. "misaligned" for
-/// "CUDA error: misaligned address"), used to skip signatures cheaply; empty when none can be
-/// told, as for a raw pattern with alternatives.
+/// The lower-case, space-free pieces of text that any text the signature matches must contain
+/// (["cuda", "error:", "misaligned", "address"] for "CUDA error: misaligned address"), used to
+/// skip signatures cheaply; empty when none can be told, as for a raw pattern with alternatives.
+std::vector<std::string> signature_literals(std::string_view signature);
+
+/// The longest of signature_literals(): one piece of text any match must contain, e.g.
+/// "misaligned" for "CUDA error: misaligned address"; empty when none can be told.
 std::string signature_anchor(std::string_view signature);
+
+/// The lower-case words (runs of a-z, 0-9 and '_') that any text the signature matches holds as
+/// whole words, because the signature has a literal non-word character on each side of them:
+/// ["error", "misaligned"] for "CUDA error: misaligned address" ("cuda" could be the end of a
+/// longer word in the text, "address" the start of one). The index files each signature under
+/// one of them, so a lookup reads only the signatures whose word the text has. Empty when there
+/// is none.
+std::vector<std::string> signature_keys(std::string_view signature);
+
+/// Compiles a pattern made by signature_to_regex() with the options signatures are matched with
+/// (ignoring case). Never null; a pattern RE2 rejects comes back with ok() false.
+std::unique_ptr<re2::RE2> compile_signature_regex(const std::string& regex);
+
+/// Whether `c` is part of a word in the sense of signature_keys().
+inline bool is_key_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
 
 /// How much literal text a match of `signature` must contain, in letters: a longer required text
 /// says more ("CUDA out of memory. Tried to allocate" over "out of memory"). Placeholders count

@@ -1,5 +1,7 @@
 #include "query/analyse.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -48,9 +50,18 @@ std::string line_at(std::string_view text, size_t at) {
   return std::string(text.substr(begin, end - begin));
 }
 
+bool contains_ignoring_case(std::string_view text, std::string_view lower_word) {
+  auto same = [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; };
+  return std::search(text.begin(), text.end(), lower_word.begin(), lower_word.end(), same) !=
+         text.end();
+}
+
 // Reads the sizes of an out-of-memory report (PyTorch's old and new wording, XLA, TensorFlow)
 // and tells fragmentation (enough memory is cached but not in one piece) from exhaustion.
 std::optional<Analysis> analyse_memory(std::string_view text) {
+  // Every wording says "memory" or "OOM"; the check spares compiling the pattern for most texts.
+  if (!contains_ignoring_case(text, "memory") && !contains_ignoring_case(text, "oom when"))
+    return std::nullopt;
   static const RE2 start(R"((?i)(CUDA out of memory|Out of memory while trying to allocate|Out of memory allocating|OOM when allocating|ran out of memory trying to allocate))");
   re2::StringPiece found;
   if (!RE2::PartialMatch(text, start, &found)) return std::nullopt;
@@ -96,6 +107,7 @@ std::optional<Analysis> analyse_memory(std::string_view text) {
 
 // "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus."
 std::optional<Analysis> analyse_xid(std::string_view text) {
+  if (text.find("Xid (PCI:") == std::string_view::npos) return std::nullopt;
   static const RE2 xid(R"((Xid \(PCI:([0-9A-Fa-f:.]+)\):\s*(\d+)(?:,\s*pid=(\d+|'<unknown>'))?(?:,\s*name=([^,]*))?))");
   re2::StringPiece whole;
   std::string pci, number, pid, name;
@@ -113,6 +125,7 @@ std::optional<Analysis> analyse_xid(std::string_view text) {
 // "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE,
 // ... Timeout(ms)=600000) ran for 600023 milliseconds before timing out."
 std::optional<Analysis> analyse_timeout(std::string_view text) {
+  if (text.find("Watchdog caught") == std::string_view::npos) return std::nullopt;
   static const RE2 work(R"((Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=(\d+), OpType=(\w+)[^)]*?Timeout\(ms\)=(\d+)\)))");
   re2::StringPiece whole;
   std::string seq, op, timeout;

@@ -1,39 +1,39 @@
 #include "query/clean.h"
 
-#include <array>
-
 #include <re2/re2.h>
+
+#include "query/lazy_patterns.h"
 
 namespace gpuerr::query {
 namespace {
 
 // Patterns for the parts of a line that vary; each is replaced by a space. Order matters:
 // timestamps before numbers, paths before words.
-const std::array<const RE2*, 11>& noise_patterns() {
+const LazyPatterns& noise_patterns() {
   // Built once and never destroyed, like every pattern table here (no exit-time teardown).
-  static const auto& patterns = *new std::array<const RE2*, 11>{
+  static const auto& patterns = *new LazyPatterns({
       // Generic wrappers around the specific error line. Their words are in every paste, so in
       // the full-text layer they would pull towards whichever entry quotes them in an example.
       // Python tracebacks (the header, each frame and its source line), C++ frames and
       // std::terminate, and PyTorch's asynchronous-error trailer.
-      new RE2(R"((?m)Traceback \(most recent call last\):|^[ \t]*File "[^"\n]*", line \d+[^\n]*(?:\n[ \t]{4,}[^\n]*)?)"),
-      new RE2(R"((?m)^[^\n]*\bException raised from\b[^\n]*|^\s*frame #\d+:[^\n]*|\bterminate called after throwing an instance of '[^'\n]*'|\bwhat\(\):)"),
-      new RE2(R"(CUDA kernel errors might be asynchronously reported at some other API call,?\s*so the stacktrace below might be incorrect\.?)"),
-      new RE2(R"(For debugging consider passing CUDA_LAUNCH_BLOCKING=1\.?|Compile with .TORCH_USE_CUDA_DSA. to enable device-side assertions\.?)"),
+      {"Traceback (most recent call last):|File \"", R"((?m)Traceback \(most recent call last\):|^[ \t]*File "[^"\n]*", line \d+[^\n]*(?:\n[ \t]{4,}[^\n]*)?)"},
+      {"Exception raised from|frame #|terminate called after|what():", R"((?m)^[^\n]*\bException raised from\b[^\n]*|^\s*frame #\d+:[^\n]*|\bterminate called after throwing an instance of '[^'\n]*'|\bwhat\(\):)"},
+      {"asynchronously reported", R"(CUDA kernel errors might be asynchronously reported at some other API call,?\s*so the stacktrace below might be incorrect\.?)"},
+      {"CUDA_LAUNCH_BLOCKING=1|TORCH_USE_CUDA_DSA", R"(For debugging consider passing CUDA_LAUNCH_BLOCKING=1\.?|Compile with .TORCH_USE_CUDA_DSA. to enable device-side assertions\.?)"},
       // ISO 8601 and Python logging timestamps: 2024-05-01T12:00:00.123Z, 2024-05-01 12:00:00,123
-      new RE2(R"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"),
+      {"-", R"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"},
       // syslog: "May  1 12:00:00 host ", and kernel uptime "[  123.456789]"
-      new RE2(R"((?m)^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d+ \d\d:\d\d:\d\d \S+ )"),
-      new RE2(R"(\[\s*\d+\.\d+\])"),
+      {"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec", R"((?m)^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d+ \d\d:\d\d:\d\d \S+ )"},
+      {"[", R"(\[\s*\d+\.\d+\])"},
       // rank prefixes: torchrun "[rank3]:", "[default0]:", srun -l "12: "
-      new RE2(R"((?m)\[(?:rank|default)?\d+\]:?|^\s*\d+: )"),
+      {"[|: ", R"((?m)\[(?:rank|default)?\d+\]:?|^\s*\d+: )"},
       // UUIDs, hexadecimal addresses and PCI addresses
-      new RE2(R"((?i)\b(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|0x[0-9a-f]+|[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f])\b)"),
+      {"-|0x|0X|:", R"((?i)\b(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|0x[0-9a-f]+|[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f])\b)"},
       // paths with at least two components
-      new RE2(R"((?:[\w.~-]*/[\w.+@-]+){2,}/?)"),
+      {"/", R"((?:[\w.~-]*/[\w.+@-]+){2,}/?)"},
       // numbers, with a decimal part
-      new RE2(R"(\b\d+(?:\.\d+)?\b)"),
-  };
+      {"", R"(\b\d+(?:\.\d+)?\b)"},
+  });
   return patterns;
 }
 
@@ -77,7 +77,9 @@ std::string unwrap_long_lines(std::string_view text) {
 
 std::string search_text(std::string_view text) {
   std::string s = strip_terminal(text);
-  for (const RE2* pattern : noise_patterns()) RE2::GlobalReplace(&s, *pattern, " ");
+  const LazyPatterns& noise = noise_patterns();
+  for (size_t i = 0; i < noise.size(); ++i)
+    if (noise.may_match(i, s)) RE2::GlobalReplace(&s, noise[i], " ");
   return s;
 }
 

@@ -6,50 +6,60 @@
 #include <re2/re2.h>
 
 #include "indexer/entry.h"
+#include "query/lazy_patterns.h"
 
 namespace gpuerr::query {
 namespace {
 
+// Numbers mean nothing alone; these are the contexts that say which table a number is from.
+// Each is (family, needs, regex): the key prefix, e.g. "xid" (empty: the pattern's first group
+// names it); the lower-case texts, one of which the pattern cannot match without; the pattern,
+// whose last capture group is the number.
 struct NumberContext {
-  const char* family;  // the key prefix, e.g. "xid"; empty: the pattern's first group names it
-  const RE2* pattern;  // the last capture group is the number
+  const char* family;
+  GuardedPattern pattern;
 };
 
-// Numbers mean nothing alone; these are the contexts that say which table a number is from.
-const std::vector<NumberContext>& number_contexts() {
-  // Built once and never destroyed (no exit-time teardown).
-  static const auto& contexts = *new std::vector<NumberContext>{
-      // "NVRM: Xid (PCI:0000:3b:00): 79, pid=..." and "Xid 79"
-      {"xid", new RE2(R"((?i)\bxid\b\s*(?:\(pci:[^)]*\))?\s*[:=]?\s*(\d+))")},
-      // "NCCL error 1: unhandled cuda error", "Check failed: result == ncclSuccess (1 vs. 0)"
-      {"nccl", new RE2(R"((?i)\bnccl\s+(?:error|failure)\s*[:=#]?\s*\(?(\d+)\b)")},
-      {"nccl", new RE2(R"(\bncclSuccess\s*\((\d+)\s*vs\.?\s*0\))")},
-      // NCCL traces a failure back up its call stack as "NCCL INFO init.cc:1303 -> 2"
-      {"nccl", new RE2(R"(\bNCCL INFO [\w/.]+:\d+ -> (\d+)\b)")},
-      // "CUDA error 700", "CUDA runtime error (700)", "cudaError 700", "cudaError_t = 700"
-      {"cuda", new RE2(R"((?i)\bcuda(?:\s+runtime)?\s*error(?:_t)?(?:\s+code)?\s*[:=#]?\s*\(?(\d+)\b)")},
-      // "(error 700)" or "error code 700" on a line that says CUDA elsewhere
-      {"cuda", new RE2(R"((?i)cuda[^\n]*?\berror(?:\s+code)?\s*[:=#]?\s*\(?(\d+)\)?)")},
-      // "Check failed: error == cudaSuccess (2 vs. 0)" (Caffe and glog), "Return value 46 from
-      // 'cudaStreamCreate(...)'"
-      {"cuda", new RE2(R"((?i)\bcudaSuccess\s*\((\d+)\s*vs\.?\s*0\))")},
-      {"cuda", new RE2(R"(\bReturn value (\d+) from '?cuda[A-Z])")},
-      // "CUresult 700", "CUDA_ERROR 700", "cuda driver error 700"
-      {"cu", new RE2(R"((?i)\b(?:curesult|cuda\s+driver\s+error)\s*[:=#]?\s*\(?(\d+)\b)")},
-      // Numba "[716] Call to cuMemcpyDtoH results in ...", Julia "CuError(code=700, ...)",
-      // "CUresult error  result=2"
-      {"cu", new RE2(R"(\[(\d+)\]\s*Call to cu[A-Z])")},
-      {"cu", new RE2(R"(\bCudaAPIError: \[(\d+)\])")},
-      {"cu", new RE2(R"((?i)\bCuError\(code\s*=\s*(\d+))")},
-      {"cu", new RE2(R"((?i)\bCUresult\b[^\n]{0,40}?\bresult\s*=\s*(\d+))")},
-      // The math libraries: "CURAND failure 105", "CUSPARSE ERROR (code = 7, ...)", "cuSPARSE
-      // API failed ... with error: internal error (7)", "CUBLAS_STATUS_SUCCESS (13 vs. 0)"
-      {"", new RE2(R"((?i)\b(cublas|cudnn|cufft|curand|cusolver|cusparse)[^\n]{0,80}?\b(?:error|failure|status)\b(?:\s*:\s*[a-z ]{0,30}?)?\s*[:=]?\s*[(\[]?\s*(?:code\s*=\s*)?(\d+)\b)")},
-      // TensorFlow's "failed to make cuFFT batched plan:5"
-      {"cufft", new RE2(R"((?i)\bcufft\b[^\n]{0,40}?\bplan\s*:\s*(\d+))")},
-      {"", new RE2(R"((?i)\b(cublas|cudnn|cufft|curand|cusolver|cusparse)_STATUS_SUCCESS\s*\((\d+)\s*vs\.?\s*0\))")},
-  };
-  return contexts;
+const std::vector<NumberContext> kNumberContexts = {
+    // "NVRM: Xid (PCI:0000:3b:00): 79, pid=..." and "Xid 79"
+    {"xid", {"xid", R"((?i)\bxid\b\s*(?:\(pci:[^)]*\))?\s*[:=]?\s*(\d+))"}},
+    // "NCCL error 1: unhandled cuda error", "Check failed: result == ncclSuccess (1 vs. 0)"
+    {"nccl", {"nccl", R"((?i)\bnccl\s+(?:error|failure)\s*[:=#]?\s*\(?(\d+)\b)"}},
+    {"nccl", {"ncclsuccess", R"(\bncclSuccess\s*\((\d+)\s*vs\.?\s*0\))"}},
+    // NCCL traces a failure back up its call stack as "NCCL INFO init.cc:1303 -> 2"
+    {"nccl", {"nccl info", R"(\bNCCL INFO [\w/.]+:\d+ -> (\d+)\b)"}},
+    // "CUDA error 700", "CUDA runtime error (700)", "cudaError 700", "cudaError_t = 700"
+    {"cuda", {"cuda", R"((?i)\bcuda(?:\s+runtime)?\s*error(?:_t)?(?:\s+code)?\s*[:=#]?\s*\(?(\d+)\b)"}},
+    // "(error 700)" or "error code 700" on a line that says CUDA elsewhere
+    {"cuda", {"cuda", R"((?i)cuda[^\n]*?\berror(?:\s+code)?\s*[:=#]?\s*\(?(\d+)\)?)"}},
+    // "Check failed: error == cudaSuccess (2 vs. 0)" (Caffe and glog), "Return value 46 from
+    // 'cudaStreamCreate(...)'"
+    {"cuda", {"cudasuccess", R"((?i)\bcudaSuccess\s*\((\d+)\s*vs\.?\s*0\))"}},
+    {"cuda", {"return value", R"(\bReturn value (\d+) from '?cuda[A-Z])"}},
+    // "CUresult 700", "CUDA_ERROR 700", "cuda driver error 700"
+    {"cu", {"curesult|cuda driver", R"((?i)\b(?:curesult|cuda\s+driver\s+error)\s*[:=#]?\s*\(?(\d+)\b)"}},
+    // Numba "[716] Call to cuMemcpyDtoH results in ...", Julia "CuError(code=700, ...)",
+    // "CUresult error  result=2"
+    {"cu", {"call to cu", R"(\[(\d+)\]\s*Call to cu[A-Z])"}},
+    {"cu", {"cudaapierror", R"(\bCudaAPIError: \[(\d+)\])"}},
+    {"cu", {"cuerror", R"((?i)\bCuError\(code\s*=\s*(\d+))"}},
+    {"cu", {"curesult", R"((?i)\bCUresult\b[^\n]{0,40}?\bresult\s*=\s*(\d+))"}},
+    // The math libraries: "CURAND failure 105", "CUSPARSE ERROR (code = 7, ...)", "cuSPARSE
+    // API failed ... with error: internal error (7)", "CUBLAS_STATUS_SUCCESS (13 vs. 0)"
+    {"", {"cublas|cudnn|cufft|curand|cusolver|cusparse", R"((?i)\b(cublas|cudnn|cufft|curand|cusolver|cusparse)[^\n]{0,80}?\b(?:error|failure|status)\b(?:\s*:\s*[a-z ]{0,30}?)?\s*[:=]?\s*[(\[]?\s*(?:code\s*=\s*)?(\d+)\b)"}},
+    // TensorFlow's "failed to make cuFFT batched plan:5"
+    {"cufft", {"cufft", R"((?i)\bcufft\b[^\n]{0,40}?\bplan\s*:\s*(\d+))"}},
+    {"", {"_status_success", R"((?i)\b(cublas|cudnn|cufft|curand|cusolver|cusparse)_STATUS_SUCCESS\s*\((\d+)\s*vs\.?\s*0\))"}},
+};
+
+// The patterns of kNumberContexts, in the same order; never destroyed (no exit-time teardown).
+const LazyPatterns& number_patterns() {
+  static const LazyPatterns& patterns = *new LazyPatterns([] {
+    std::vector<GuardedPattern> table;
+    for (const NumberContext& c : kNumberContexts) table.push_back(c.pattern);
+    return table;
+  }());
+  return patterns;
 }
 
 bool looks_like_error_name(std::string_view word) {
@@ -108,12 +118,18 @@ std::vector<std::string> code_keys(std::string_view text) {
       add_name(keys, word);
     i = end;
   }
-  for (const NumberContext& c : number_contexts()) {
+  std::string lower(text);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const LazyPatterns& patterns = number_patterns();
+  for (size_t i = 0; i < patterns.size(); ++i) {
+    if (!patterns.may_match(i, lower)) continue;
+    const NumberContext& c = kNumberContexts[i];
+    const RE2& pattern = patterns[i];
     re2::StringPiece input(text.data(), text.size());
     std::string family = c.family, number;
     const bool named = !family.empty();
-    while (named ? RE2::FindAndConsume(&input, *c.pattern, &number)
-                 : RE2::FindAndConsume(&input, *c.pattern, &family, &number))
+    while (named ? RE2::FindAndConsume(&input, pattern, &number)
+                 : RE2::FindAndConsume(&input, pattern, &family, &number))
       add(keys, code_key(family) + ":" + std::to_string(std::stoul(number.substr(0, 9))));
   }
   return keys;

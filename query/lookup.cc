@@ -73,11 +73,10 @@ void mark_contested(std::vector<Match>& matches) {
 
 // Gives each analysis to the matches whose signatures match the line it was read from, so the
 // figures of an out-of-memory report land on the out-of-memory entry and nowhere else.
-void attach_analyses(const CompiledSignatures& sigs, const std::string& text,
-                     std::vector<Match>& matches) {
+void attach_analyses(const Store& store, const std::string& text, std::vector<Match>& matches) {
   for (Analysis& a : analyse(text)) {
     std::set<std::string> owners;
-    for (int i : sigs.set.match(a.line)) owners.insert(sigs.list[i].first);
+    for (const SignatureHit& hit : store.match_signatures(a.line)) owners.insert(hit.entry_id);
     for (Match& m : matches)
       if (!m.analysis && owners.count(m.entry_id)) m.analysis = a;
   }
@@ -99,13 +98,11 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
       for (const std::string& id : store.entries_with_code(key))
         if (evidence[id].code.empty()) evidence[id].code = key;
 
-  const CompiledSignatures& sigs = store.compiled_signatures();
   for (const std::string& text : readings)
-    for (int i : sigs.set.match(text)) {
-      Evidence& e = evidence[sigs.list[i].first];
-      const size_t letters = signature_letters(sigs.list[i].second);
-      if (e.signature.empty() || letters > e.signature_letters)
-        e.signature = sigs.list[i].second, e.signature_letters = letters;
+    for (const SignatureHit& hit : store.match_signatures(text)) {
+      Evidence& e = evidence[hit.entry_id];
+      if (e.signature.empty() || hit.letters > e.signature_letters)
+        e.signature = hit.signature, e.signature_letters = hit.letters;
     }
 
   const std::string words = search_text(shown);
@@ -120,14 +117,13 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   // In a paste that holds a cause and its echo (a CUDA error inside a watchdog report, Xid 45
   // after the Xid it cleans up, PyTorch's DSA hint), the cause comes first: an entry whose role
   // is "consequence" ranks below every other entry named by a code or a signature.
-  const std::map<std::string, std::string>& roles = store.roles();
-  auto is_echo = [&](const std::string& id) {
-    auto it = roles.find(id);
-    return it != roles.end() && it->second == "consequence";
-  };
+  std::set<std::string> echoes;  // entries named by exact evidence whose role is "consequence"
   bool exact_cause = false;
-  for (const auto& [id, e] : evidence)
-    exact_cause = exact_cause || ((!e.code.empty() || !e.signature.empty()) && !is_echo(id));
+  for (const auto& [id, e] : evidence) {
+    if (e.code.empty() && e.signature.empty()) continue;
+    if (store.role(id) == "consequence") echoes.insert(id);
+    else exact_cause = true;
+  }
   std::vector<Match> out;
   for (const auto& [id, e] : evidence) {
     Match m{id, 0, confidence(e, query_words), e.code, e.signature, e.text_score, std::nullopt};
@@ -136,14 +132,13 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
     const double specificity = std::min(1.0, e.signature_letters / kLettersForFullSpecificity);
     m.score = 4.0 * !e.code.empty() + 3.0 * !e.signature.empty() + 1.5 * specificity +
               2.0 * e.text_score + e.text_weight;
-    if (exact_cause && is_echo(id) && (!e.code.empty() || !e.signature.empty()))
-      m.score -= kEchoPenalty;
+    if (exact_cause && echoes.count(id)) m.score -= kEchoPenalty;
     out.push_back(std::move(m));
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const Match& a, const Match& b) { return a.score > b.score; });
   mark_contested(out);
-  attach_analyses(sigs, shown, out);
+  attach_analyses(store, shown, out);
   return out;
 }
 

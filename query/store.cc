@@ -1,25 +1,30 @@
 #include "query/store.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <set>
 
+#include <re2/re2.h>
 #include <sqlite3.h>
 #include <xapian.h>
 
 #include "indexer/error.h"
 #include "indexer/schema.h"
+#include "indexer/signature.h"
+#include "query/store_rows.h"
 
 namespace gpuerr::query {
 namespace {
 
-namespace fs = std::filesystem;
+using detail::rebuild_hint;
+using detail::Rows;
+using detail::Statements;
 
-std::string rebuild_hint(const std::string& dir) {
-  return " (rebuild it with 'gpuerr index --kb kb --out " + dir + "')";
-}
+namespace fs = std::filesystem;
 
 // The most words one full-text query uses.
 constexpr size_t kMaxQueryTerms = 64;
@@ -29,45 +34,6 @@ constexpr const char* kStopWords[] = {"a",  "an", "and", "are", "as",   "at",   
                                       "for", "from", "has", "have", "in", "is", "it", "its",
                                       "of", "on", "or", "that", "the", "this", "to", "was",
                                       "were", "with", "will", "you", "your"};
-
-// Reads rows of one prepared statement; every sqlite3_* failure becomes a gpuerr::Error.
-class Rows {
- public:
-  Rows(sqlite3* db, const std::string& dir, const char* sql) : db_(db), dir_(dir) {
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) fail();
-  }
-  ~Rows() { sqlite3_finalize(stmt_); }
-  Rows(const Rows&) = delete;
-  Rows& operator=(const Rows&) = delete;
-
-  Rows& bind(const std::string& text) {
-    sqlite3_bind_text(stmt_, ++bound_, text.data(), static_cast<int>(text.size()),
-                      SQLITE_TRANSIENT);
-    return *this;
-  }
-  /// Steps to the next row; false when there is none.
-  bool next() {
-    const int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    fail();
-  }
-  std::string text(int column) const {
-    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
-    return p ? std::string(p, sqlite3_column_bytes(stmt_, column)) : std::string();
-  }
-  long long integer(int column) const { return sqlite3_column_int64(stmt_, column); }
-
- private:
-  [[noreturn]] void fail() const {
-    throw Error("reading index '" + dir_ + "': " + sqlite3_errmsg(db_) + rebuild_hint(dir_));
-  }
-
-  sqlite3* db_;
-  const std::string& dir_;
-  sqlite3_stmt* stmt_ = nullptr;
-  int bound_ = 0;
-};
 
 // SQLite URI file names treat these bytes specially.
 std::string uri_path(const std::string& path) {
@@ -84,6 +50,17 @@ std::string uri_path(const std::string& path) {
   return out + "?immutable=1";  // the index is never changed in place, only swapped whole
 }
 
+// Whether each of the space-separated pieces occurs in `lower_text`.
+bool contains_all(const std::string& lower_text, std::string_view pieces) {
+  size_t i = 0;
+  while (i < pieces.size()) {
+    const size_t end = std::min(pieces.find(' ', i), pieces.size());
+    if (end > i && lower_text.find(pieces.substr(i, end - i)) == std::string::npos) return false;
+    i = end + 1;
+  }
+  return true;
+}
+
 Kind kind_from(const std::string& word) {
   return word == "env" ? Kind::kEnv : word == "faq" ? Kind::kFaq : Kind::kError;
 }
@@ -93,14 +70,24 @@ Kind kind_from(const std::string& word) {
 struct Store::Impl {
   std::string dir;
   sqlite3* db = nullptr;
+  mutable Statements statements;
   Xapian::Database xapian;
   Xapian::SimpleStopper stopper{std::begin(kStopWords), std::end(kStopWords)};
-  mutable std::once_flag compile_once;
-  mutable std::unique_ptr<CompiledSignatures> compiled;
-  mutable std::once_flag roles_once;
-  mutable std::map<std::string, std::string> roles;
+  // Signatures compiled so far, by their row in the signatures table.
+  mutable std::mutex patterns_mutex;
+  mutable std::map<long long, std::unique_ptr<re2::RE2>> patterns;
 
-  ~Impl() { sqlite3_close(db); }
+  ~Impl() {
+    statements.clear();  // a connection with statements left does not close
+    sqlite3_close(db);
+  }
+
+  const re2::RE2& pattern(long long row, const std::string& regex) const {
+    const std::lock_guard<std::mutex> lock(patterns_mutex);
+    std::unique_ptr<re2::RE2>& p = patterns[row];
+    if (!p) p = compile_signature_regex(regex);
+    return *p;
+  }
 
   void open_sqlite() {
     const std::string path = (fs::path(dir) / schema::kSqliteFile).string();
@@ -112,12 +99,13 @@ struct Store::Impl {
                                    SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
     if (rc != SQLITE_OK)
       throw Error("cannot open index '" + dir + "': " + sqlite3_errstr(rc) + rebuild_hint(dir));
+    statements.db = db;
   }
 
   void check_version() {
     int version = 0;
     try {
-      Rows rows(db, dir, "SELECT value FROM meta WHERE key = 'schema_version'");
+      Rows rows(statements, dir, "SELECT value FROM meta WHERE key = 'schema_version'");
       if (rows.next()) version = std::atoi(rows.text(0).c_str());
     } catch (const Error&) {
       throw Error("cannot read index '" + dir + "': it is damaged or not an index" +
@@ -134,7 +122,7 @@ struct Store::Impl {
   void check_complete() {
     long long recorded = -1, rows = -1;
     try {
-      Rows r(db, dir, "SELECT (SELECT value FROM meta WHERE key = 'entry_count'), "
+      Rows r(statements, dir, "SELECT (SELECT value FROM meta WHERE key = 'entry_count'), "
                       "(SELECT count(*) FROM entries)");
       if (r.next()) recorded = r.integer(0), rows = r.integer(1);
     } catch (const Error&) {
@@ -157,7 +145,7 @@ struct Store::Impl {
 
   std::vector<std::string> strings(const char* sql, const std::string& id, int column = 0) const {
     std::vector<std::string> out;
-    Rows rows(db, dir, sql);
+    Rows rows(statements, dir, sql);
     rows.bind(id);
     while (rows.next()) out.push_back(rows.text(column));
     return out;
@@ -168,10 +156,10 @@ struct Store::Impl {
     e.signatures = strings("SELECT signature FROM signatures WHERE entry_id = ? ORDER BY ord", e.id);
     e.first_actions = strings("SELECT text FROM actions WHERE entry_id = ? ORDER BY ord", e.id);
     e.related = strings("SELECT related_id FROM related WHERE entry_id = ? ORDER BY ord", e.id);
-    Rows examples(db, dir, "SELECT text, source FROM examples WHERE entry_id = ? ORDER BY ord");
+    Rows examples(statements, dir, "SELECT text, source FROM examples WHERE entry_id = ? ORDER BY ord");
     examples.bind(e.id);
     while (examples.next()) e.examples.push_back({examples.text(0), examples.text(1)});
-    Rows rows(db, dir, "SELECT title, url FROM sources WHERE entry_id = ? ORDER BY ord");
+    Rows rows(statements, dir, "SELECT title, url FROM sources WHERE entry_id = ? ORDER BY ord");
     rows.bind(e.id);
     while (rows.next()) e.sources.push_back({rows.text(0), rows.text(1)});
   }
@@ -222,7 +210,7 @@ const std::string& Store::dir() const { return impl_->dir; }
 
 IndexInfo Store::info() const {
   IndexInfo info;
-  Rows rows(impl_->db, impl_->dir, "SELECT key, value FROM meta");
+  Rows rows(impl_->statements, impl_->dir, "SELECT key, value FROM meta");
   while (rows.next()) {
     const std::string key = rows.text(0), value = rows.text(1);
     if (key == "schema_version") info.schema_version = std::atoi(value.c_str());
@@ -234,7 +222,7 @@ IndexInfo Store::info() const {
 }
 
 std::optional<Entry> Store::entry(const std::string& id) const {
-  Rows rows(impl_->db, impl_->dir, (std::string(kEntryColumns) + "WHERE id = ?").c_str());
+  Rows rows(impl_->statements, impl_->dir, (std::string(kEntryColumns) + "WHERE id = ?").c_str());
   rows.bind(id);
   if (!rows.next()) return std::nullopt;
   Entry e = entry_from(rows);
@@ -244,7 +232,7 @@ std::optional<Entry> Store::entry(const std::string& id) const {
 
 std::vector<Entry> Store::entries(std::optional<Kind> kind) const {
   std::vector<Entry> out;
-  Rows rows(impl_->db, impl_->dir, (std::string(kEntryColumns) + "ORDER BY id").c_str());
+  Rows rows(impl_->statements, impl_->dir, (std::string(kEntryColumns) + "ORDER BY id").c_str());
   while (rows.next()) {
     Entry e = entry_from(rows);
     if (kind && e.kind != *kind) continue;
@@ -261,7 +249,7 @@ std::vector<std::string> Store::referenced_by(const std::string& id) const {
 
 std::vector<std::string> Store::ids() const {
   std::vector<std::string> out;
-  Rows rows(impl_->db, impl_->dir, "SELECT id FROM entries ORDER BY id");
+  Rows rows(impl_->statements, impl_->dir, "SELECT id FROM entries ORDER BY id");
   while (rows.next()) out.push_back(rows.text(0));
   return out;
 }
@@ -273,37 +261,51 @@ std::vector<std::string> Store::entries_with_code(const std::string& code_key) c
 
 std::vector<DocumentedCode> Store::documented_codes() const {
   std::vector<DocumentedCode> out;
-  Rows rows(impl_->db, impl_->dir, "SELECT family, code, name FROM documented_codes ORDER BY family, rowid");
+  Rows rows(impl_->statements, impl_->dir, "SELECT family, code, name FROM documented_codes ORDER BY family, rowid");
   while (rows.next()) out.push_back({rows.text(0), rows.text(1), rows.text(2)});
   return out;
 }
 
 std::vector<std::pair<std::string, std::string>> Store::signatures() const {
   std::vector<std::pair<std::string, std::string>> out;
-  Rows rows(impl_->db, impl_->dir,
-            "SELECT s.entry_id, s.signature FROM signatures s JOIN entries e ON e.id = s.entry_id "
-            "WHERE e.kind = 'error' ORDER BY s.entry_id, s.ord");
+  Rows rows(impl_->statements, impl_->dir,
+            "SELECT entry_id, signature FROM signatures ORDER BY entry_id, ord");
   while (rows.next()) out.emplace_back(rows.text(0), rows.text(1));
   return out;
 }
 
-const std::map<std::string, std::string>& Store::roles() const {
-  std::call_once(impl_->roles_once, [this] {
-    Rows rows(impl_->db, impl_->dir, "SELECT id, role FROM entries WHERE kind = 'error'");
-    while (rows.next()) impl_->roles.emplace(rows.text(0), rows.text(1));
-  });
-  return impl_->roles;
+std::string Store::role(const std::string& id) const {
+  const std::vector<std::string> found =
+      impl_->strings("SELECT role FROM entries WHERE id = ? AND kind = 'error'", id);
+  return found.empty() ? "" : found.front();
 }
 
-const CompiledSignatures& Store::compiled_signatures() const {
-  std::call_once(impl_->compile_once, [this] {
-    std::vector<std::pair<std::string, std::string>> list = signatures();
-    std::vector<std::string> patterns;
-    for (const auto& [id, signature] : list) patterns.push_back(signature);
-    impl_->compiled = std::make_unique<CompiledSignatures>(
-        CompiledSignatures{std::move(list), SignatureSet(patterns)});
-  });
-  return *impl_->compiled;
+std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
+  // The text's words, as a JSON array for json_each(); they hold only [a-z0-9_].
+  std::string lower(text), words = "[";
+  std::set<std::string_view> seen;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (size_t i = 0; i < lower.size();) {
+    size_t end = i;
+    while (end < lower.size() && is_key_char(lower[end])) ++end;
+    if (end > i && seen.insert(std::string_view(lower).substr(i, end - i)).second)
+      words += (words.size() > 1 ? ",\"" : "\"") + lower.substr(i, end - i) + "\"";
+    i = std::max(end, i + 1);
+  }
+  words += "]";
+  Rows rows(impl_->statements, impl_->dir,
+            "SELECT rowid, entry_id, signature, regex, literals, letters FROM signatures "
+            "WHERE key IN (SELECT value FROM json_each(?1) UNION SELECT '') ORDER BY entry_id, ord");
+  rows.bind(words);
+  std::vector<SignatureHit> out;
+  while (rows.next()) {
+    if (!contains_all(lower, rows.text(4))) continue;
+    const re2::RE2& pattern = impl_->pattern(rows.integer(0), rows.text(3));
+    // A pattern that does not compile never matches; the lint reports it before indexing.
+    if (pattern.ok() && re2::RE2::PartialMatch(text, pattern))
+      out.push_back({rows.text(1), rows.text(2), static_cast<size_t>(rows.integer(5))});
+  }
+  return out;
 }
 
 std::vector<TextHit> Store::search(const std::string& text, Kind kind, int limit) const {

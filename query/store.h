@@ -2,14 +2,14 @@
 // Checks the schema version on open. Never writes, never reads Markdown.
 #pragma once
 
-#include <map>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "indexer/entry.h"
-#include "indexer/signature.h"
 
 namespace gpuerr::query {
 
@@ -28,10 +28,11 @@ struct IndexInfo {
   std::string gpuerr_version;
 };
 
-/// Every signature of every error entry, compiled once into one matcher.
-struct CompiledSignatures {
-  std::vector<std::pair<std::string, std::string>> list;  // (entry id, signature)
-  SignatureSet set;  // set.match() returns positions in `list`
+/// A signature of the catalogue that a text holds.
+struct SignatureHit {
+  std::string entry_id;
+  std::string signature;
+  size_t letters = 0;  // signature_letters(): how much literal text it required
 };
 
 /// An open index. Safe to share between threads for reading.
@@ -70,14 +71,16 @@ class Store {
   /// The codes the coverage lists say the catalogue should have, by family then file order.
   std::vector<DocumentedCode> documented_codes() const;
 
-  /// Every signature of every error entry as (entry id, signature), in a stable order.
+  /// Every signature of every error entry as (entry id, signature), in entry id then list order.
   std::vector<std::pair<std::string, std::string>> signatures() const;
 
-  /// Every error entry's `role` ("cause", "consequence", ...) by id, read on first use and kept.
-  const std::map<std::string, std::string>& roles() const;
+  /// The signatures `text` holds, in entry id then list order; empty when none. Reads only the
+  /// signatures filed under a word of the text (and those filed under none), checks that their
+  /// literal pieces occur, and only then runs the pattern, compiled once per store.
+  std::vector<SignatureHit> match_signatures(std::string_view text) const;
 
-  /// The signatures, compiled on first use and kept for the life of the store.
-  const CompiledSignatures& compiled_signatures() const;
+  /// The `role` of an error entry ("cause", "consequence", ...); empty when there is none.
+  std::string role(const std::string& id) const;
 
   /// BM25 over the entries of `kind`, for the words of `text` (indexed the same way as the
   /// entries, so no query syntax applies). Best first, at most `limit`; empty when no word hits.

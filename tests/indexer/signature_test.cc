@@ -40,22 +40,53 @@ TEST_CASE("a set reports every signature found, by position") {
   CHECK(SignatureSet({}).match("anything").empty());
 }
 
-TEST_CASE("the anchor is a word every match must contain") {
+TEST_CASE("the literal pieces and key words are text every match must contain") {
+  using V = std::vector<std::string>;
   struct Case {
-    std::string signature, anchor;
+    std::string signature;
+    V literals, keys;
   };
   const Case cases[] = {
-      {"CUDA error: misaligned address", "misaligned"},
-      {"Tried to allocate {size}", "allocate"},
-      {"{path}:{n}: block: [{n},{n},{n}]", "block:"},
-      {"re:Xid \\(PCI:[^)]*\\): 79\\b", "(pci:"},
-      {"re:colou?r scheme", "scheme"},       // 'u' is optional, so "colou" cannot be the anchor
-      {"re:(foo|bar) failed", ""},           // alternatives: no single required word
-      {"re:\\d+", ""},
+      {"CUDA error: misaligned address", V{"cuda", "error:", "misaligned", "address"},
+       V{"error", "misaligned"}},
+      {"Tried to allocate {size}", V{"tried", "to", "allocate"}, V{"to", "allocate"}},
+      {"{path}:{n}: block: [{n},{n},{n}]", V{":", ":", "block:", "[", ",", ",", "]"},
+       V{"block"}},
+      {"re:Xid \\(PCI:[^)]*\\): 79\\b", V{"xid", "(pci:", "):", "79"}, V{"pci", "79"}},
+      {"re:colou?r scheme", V{"colo", "r", "scheme"}, V{}},  // 'u' is optional
+      {"re:(foo|bar) failed", V{"failed"}, V{}},  // the group is skipped, not what follows
+      {"re:foo|bar failed", V{}, V{}},  // alternatives of the whole: nothing is surely required
+      {"re:(?-i:\\bcu(?:da|[A-Z])|CUDA)[^\\n]*\\binvalid\\s+argument\\b",
+       V{"invalid", "argument"}, V{"invalid"}},
+      {"re:\\d+", V{}, V{}},
   };
   for (const Case& c : cases) {
     CAPTURE(c.signature);
-    CHECK(signature_anchor(c.signature) == c.anchor);
+    CHECK(signature_literals(c.signature) == c.literals);
+    CHECK(signature_keys(c.signature) == c.keys);
+  }
+}
+
+TEST_CASE("the anchor is the longest literal piece") {
+  CHECK(signature_anchor("CUDA error: misaligned address") == "misaligned");
+  CHECK(signature_anchor("re:(foo|bar) failed") == "failed");
+  CHECK(signature_anchor("re:\\d+") == "");
+}
+
+TEST_CASE("a text a signature matches holds each of its key words as a whole word") {
+  const std::string text = "x: [rank3]: CUDA error: misaligned address at 0x7f, Xid (PCI:0000:3b:00): 79";
+  for (const std::string signature :
+       {"CUDA error: misaligned address", "re:Xid \\(PCI:[^)]*\\): 79\\b", "at {hex}, Xid"}) {
+    CAPTURE(signature);
+    REQUIRE(!SignatureSet({signature}).match(text).empty());
+    for (const std::string& key : signature_keys(signature)) {
+      CAPTURE(key);
+      const std::string lower = "x: [rank3]: cuda error: misaligned address at 0x7f, xid (pci:0000:3b:00): 79";
+      const size_t at = lower.find(key);
+      REQUIRE(at != std::string::npos);
+      CHECK((at == 0 || !is_key_char(lower[at - 1])));
+      CHECK((at + key.size() == lower.size() || !is_key_char(lower[at + key.size()])));
+    }
   }
 }
 

@@ -1,0 +1,34 @@
+#include "query/lazy_patterns.h"
+
+#include <re2/re2.h>
+
+namespace gpuerr::query {
+
+bool contains_any(std::string_view text, std::string_view alternatives) {
+  if (alternatives.empty()) return true;
+  size_t i = 0;
+  while (i <= alternatives.size()) {
+    const size_t end = std::min(alternatives.find('|', i), alternatives.size());
+    if (text.find(alternatives.substr(i, end - i)) != std::string_view::npos) return true;
+    i = end + 1;
+  }
+  return false;
+}
+
+LazyPatterns::LazyPatterns(std::vector<GuardedPattern> table)
+    : table_(std::move(table)),
+      once_(std::make_unique<std::once_flag[]>(table_.size())),
+      compiled_(table_.size()) {}
+
+LazyPatterns::~LazyPatterns() = default;
+
+bool LazyPatterns::may_match(size_t i, std::string_view text) const {
+  return contains_any(text, table_[i].needs);
+}
+
+const re2::RE2& LazyPatterns::operator[](size_t i) const {
+  std::call_once(once_[i], [&] { compiled_[i] = std::make_unique<re2::RE2>(table_[i].regex); });
+  return *compiled_[i];
+}
+
+}  // namespace gpuerr::query
