@@ -25,8 +25,8 @@ Json engine_view(const Store& store, const std::string& text) {
   for (size_t i = 0; i < matches.size() && i < 3; ++i) top.push_back(matches[i].entry_id);
   const std::string shown = gpuerr::query::strip_terminal(text);
   std::set<std::string> signed_ids;
-  const gpuerr::query::CompiledSignatures& sigs = store.compiled_signatures();
-  for (int i : sigs.set.match(shown)) signed_ids.insert(sigs.list[i].first);
+  for (const gpuerr::query::SignatureHit& hit : store.match_signatures(shown))
+    signed_ids.insert(hit.entry_id);
   return {
       {"text", text},
       {"engine", top},
