@@ -2,10 +2,11 @@
 _gpuerr() {
   local cur prev words cword
   _init_completion || return
-  local commands="lookup show list env faq stats doctor index lint eval triage redact"
+  local commands="lookup show list env faq stats doctor index lint eval triage redact export"
   local global="--index --json --help --version"
   case "$prev" in
     --index|--kb|--out) _filedir -d; return ;;
+    --format) COMPREPLY=($(compgen -W "html docset" -- "$cur")); return ;;
     --category) COMPREPLY=($(compgen -W "application configuration hardware driver resource framework communication" -- "$cur")); return ;;
     show) COMPREPLY=($(compgen -W "$(gpuerr list 2>/dev/null | cut -d' ' -f1)" -- "$cur")); return ;;
   esac
@@ -21,6 +22,8 @@ _gpuerr() {
     lint) COMPREPLY=($(compgen -W "--kb --help" -- "$cur")) ;;
     triage) COMPREPLY=($(compgen -f -W "--checkpoint-pattern --redact --year --boot-time $global" -- "$cur")) ;;
     redact) COMPREPLY=($(compgen -f -- "$cur")) ;;
+    export) COMPREPLY=($(compgen -W "--out --format --base-url $global" -- "$cur")) ;;
+    show) COMPREPLY=($(compgen -W "--site-url $global" -- "$cur")) ;;
     eval) COMPREPLY=($(compgen -f -W "--misses $global" -- "$cur")) ;;
     *) COMPREPLY=($(compgen -W "$global" -- "$cur")) ;;
   esac
