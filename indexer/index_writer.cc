@@ -1,22 +1,17 @@
 #include "indexer/index_writer.h"
 
-#include <fcntl.h>
-#include <stdio.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <map>
-#include <random>
 #include <set>
 
 #include <sqlite3.h>
 #include <xapian.h>
 
 #include "indexer/error.h"
+#include "indexer/indexed_text.h"
+#include "indexer/replace_dir.h"
 #include "indexer/schema.h"
 #include "indexer/signature.h"
 
@@ -158,19 +153,6 @@ void write_sqlite(const std::vector<Entry>& entries, const std::vector<Documente
 
 // --- Xapian -------------------------------------------------------------------------------
 
-// The words of a signature without its placeholders; raw regular expressions add no words.
-std::string signature_words(const std::string& signature) {
-  if (signature.starts_with("re:")) return "";
-  std::string out;
-  bool in_placeholder = false;
-  for (char c : signature) {
-    if (c == '{') in_placeholder = true;
-    else if (c == '}') in_placeholder = false, c = ' ';
-    if (!in_placeholder) out += c;
-  }
-  return out;
-}
-
 Xapian::Document make_document(const Entry& e, Xapian::TermGenerator& terms) {
   Xapian::Document doc;
   doc.set_data(e.id);
@@ -181,13 +163,7 @@ Xapian::Document make_document(const Entry& e, Xapian::TermGenerator& terms) {
     terms.index_text(text, weight);
     terms.increase_termpos();  // no phrase spans two fields
   };
-  field(e.title, schema::kWeightTitle);
-  field(e.env_name, schema::kWeightTitle);
-  for (const std::string& s : e.signatures) field(signature_words(s), schema::kWeightSignature);
-  for (const std::string& c : e.codes)
-    if (c.find(':') == std::string::npos) field(c, schema::kWeightCode);
-  for (const Example& x : e.examples) field(x.text, schema::kWeightExample);
-  field(e.body_markdown, schema::kWeightBody);
+  for_each_indexed_field(e, field);
   return doc;
 }
 
@@ -214,25 +190,6 @@ bool is_replaceable(const fs::path& dir) {
   return fs::is_empty(dir, ec) || fs::exists(dir / schema::kSqliteFile, ec);
 }
 
-fs::path temporary_sibling(const fs::path& out) {
-  std::random_device seed;
-  const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
-  return parent / ("." + out.filename().string() + ".tmp-" + std::to_string(getpid()) + "-" +
-                   std::to_string(seed()));
-}
-
-// Swaps `fresh` into `out`. With an existing index this is one atomic exchange of the two
-// directories (Linux renameat2), after which `fresh` holds the old index to delete.
-void swap_into_place(const fs::path& fresh, const fs::path& out) {
-  if (::rename(fresh.c_str(), out.c_str()) == 0) return;  // `out` was absent or empty
-  if (errno != ENOTEMPTY && errno != EEXIST)
-    throw Error("moving the new index to '" + out.string() + "': " + std::strerror(errno));
-  if (::renameat2(AT_FDCWD, fresh.c_str(), AT_FDCWD, out.c_str(), RENAME_EXCHANGE) != 0)
-    throw Error("replacing the index '" + out.string() + "': " + std::strerror(errno));
-  std::error_code ignored;
-  fs::remove_all(fresh, ignored);  // the old index; a leftover is harmless
-}
-
 }  // namespace
 
 void write_index(const std::vector<Entry>& entries, const std::string& out_dir,
@@ -249,7 +206,7 @@ void write_index(const std::vector<Entry>& entries, const std::string& out_dir,
   try {
     write_xapian(entries, (tmp / schema::kXapianDir).string());
     write_sqlite(entries, documented, (tmp / schema::kSqliteFile).string());
-    swap_into_place(tmp, out);
+    swap_into_place(tmp, out, "index");
   } catch (...) {
     fs::remove_all(tmp, ec);
     throw;

@@ -1,16 +1,12 @@
 #include "site/export.h"
 
-#include <fcntl.h>
-#include <stdio.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <random>
 
 #include "indexer/error.h"
+#include "indexer/replace_dir.h"
 #include "query/stats.h"
 #include "site/assets.h"
 #include "site/docset.h"
@@ -72,25 +68,6 @@ bool is_replaceable(const fs::path& dir) {
   return fs::is_empty(dir, ec) || fs::exists(dir / kExportMarker, ec);
 }
 
-fs::path temporary_sibling(const fs::path& out) {
-  std::random_device seed;
-  const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
-  return parent / ("." + out.filename().string() + ".tmp-" + std::to_string(getpid()) + "-" +
-                   std::to_string(seed()));
-}
-
-// Swaps `fresh` into `out`: one rename when `out` is absent or empty, else one atomic exchange
-// (Linux renameat2) after which `fresh` holds the old export, which is then deleted.
-void swap_into_place(const fs::path& fresh, const fs::path& out) {
-  if (::rename(fresh.c_str(), out.c_str()) == 0) return;
-  if (errno != ENOTEMPTY && errno != EEXIST)
-    throw Error("moving the new site to '" + out.string() + "': " + std::strerror(errno));
-  if (::renameat2(AT_FDCWD, fresh.c_str(), AT_FDCWD, out.c_str(), RENAME_EXCHANGE) != 0)
-    throw Error("replacing the site '" + out.string() + "': " + std::strerror(errno));
-  std::error_code ignored;
-  fs::remove_all(fresh, ignored);
-}
-
 void check_options(const ExportOptions& options, const fs::path& out) {
   if (options.format != "html" && options.format != "docset")
     throw Error("exporting: unknown format '" + options.format + "' (use html or docset)");
@@ -130,7 +107,7 @@ ExportSummary export_site(const query::Store& store, const ExportOptions& option
     summary.pages = options.format == "docset" ? write_docset(catalogue, options.base_url, tmp)
                                                : write_html_site(catalogue, options.base_url, tmp);
     write_file(tmp / kExportMarker, "gpuerr export " + options.format + "\n");
-    swap_into_place(tmp, out);
+    swap_into_place(tmp, out, "site");
   } catch (...) {
     fs::remove_all(tmp, ec);
     throw;

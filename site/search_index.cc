@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "indexer/error.h"
-#include "indexer/schema.h"
+#include "indexer/indexed_text.h"
 #include "indexer/signature.h"
 #include "site/js_regex.h"
 #include "site/layout.h"
@@ -15,22 +15,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// The words of a signature without its placeholders, as the indexer adds them to an entry's
-// full text; raw patterns add none.
-std::string signature_words(const std::string& signature) {
-  if (signature.starts_with("re:")) return "";
-  std::string out;
-  bool in_placeholder = false;
-  for (char c : signature) {
-    if (c == '{')
-      in_placeholder = true;
-    else if (c == '}')
-      in_placeholder = false, c = ' ';
-    if (!in_placeholder) out += c;
-  }
-  return out;
-}
-
 // Each word of an entry's fields with its weight summed, field by field as the indexer's
 // make_document() weighs them.
 std::map<std::string, unsigned> weighted_words(const Entry& e) {
@@ -38,13 +22,7 @@ std::map<std::string, unsigned> weighted_words(const Entry& e) {
   auto field = [&](const std::string& text, unsigned weight) {
     for (const std::string& w : search_words(text)) out[w] += weight;
   };
-  field(e.title, schema::kWeightTitle);
-  field(e.env_name, schema::kWeightTitle);
-  for (const std::string& s : e.signatures) field(signature_words(s), schema::kWeightSignature);
-  for (const std::string& c : e.codes)
-    if (c.find(':') == std::string::npos) field(c, schema::kWeightCode);
-  for (const Example& x : e.examples) field(x.text, schema::kWeightExample);
-  field(e.body_markdown, schema::kWeightBody);
+  for_each_indexed_field(e, field);
   return out;
 }
 
