@@ -19,7 +19,7 @@ std::vector<std::string> with_index(std::vector<std::string> args) {
 }  // namespace
 
 TEST_SUITE("site") {
-TEST_CASE("gpuerr export writes the site and says where; show prints the link to the same page") {
+TEST_CASE("gpuerr export writes the site and says where, show prints the link to the same page") {
   const fs::path out = test::temp_dir() / "site";
   const test::Run exported = test::run_gpuerr(
       with_index({"export", "--out", out.string(), "--base-url", "https://wiki.example/gpu/"}));

@@ -266,7 +266,7 @@ TEST_CASE("an entry page puts the first actions before its facts and explanation
   CHECK(page.find("<h2>Sources</h2>") != std::string::npos);
 }
 
-TEST_CASE("text holding <script> shows as text: title, actions, examples, sources; "
+TEST_CASE("text holding <script> shows as text: title, actions, examples, sources, "
           "raw HTML and javascript: links in a body are dropped") {
   const query::Store store(hostile_index().string());
   const fs::path out = test::temp_dir() / "hostile-site";
@@ -308,7 +308,7 @@ TEST_CASE("text holding <script> shows as text: title, actions, examples, source
   CHECK(found);
 }
 
-TEST_CASE("an example's source is a link under the example; one without a source has none") {
+TEST_CASE("an example's source is a link under the example, one without a source has none") {
   const query::Store store(hostile_index().string());
   const fs::path out = test::temp_dir() / "sources-site";
   export_site(store, {out.string(), "", "html"});
@@ -348,7 +348,7 @@ TEST_CASE("an export under a file fails with one line naming the directory and l
   CHECK(left == std::vector<fs::path>{dir / "a-file"});
 }
 
-TEST_CASE("a directory that is not an earlier export is refused; an earlier export is replaced "
+TEST_CASE("a directory that is not an earlier export is refused, an earlier export is replaced "
           "whole") {
   const query::Store store(hostile_index().string());
   const fs::path dir = test::temp_dir();
