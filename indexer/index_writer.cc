@@ -92,12 +92,6 @@ std::string rarest_key(const std::string& signature, const KeyCounts& counts) {
   return best;
 }
 
-std::string joined(const std::vector<std::string>& pieces) {
-  std::string out;
-  for (const std::string& p : pieces) out += (out.empty() ? "" : " ") + p;
-  return out;
-}
-
 void write_lists(sqlite3* db, const Entry& e, const KeyCounts& keys) {
   Insert code(db, "INSERT INTO codes VALUES (?, ?, ?, ?)");
   Insert sig(db, "INSERT INTO signatures VALUES (?, ?, ?, ?, ?, ?, ?)");
@@ -108,7 +102,7 @@ void write_lists(sqlite3* db, const Entry& e, const KeyCounts& keys) {
   for (size_t i = 0; i < e.codes.size(); ++i) code.run(e.id, i, e.codes[i], code_key(e.codes[i]));
   for (size_t i = 0; i < e.signatures.size(); ++i) {
     const std::string& s = e.signatures[i];
-    sig.run(e.id, i, s, signature_to_regex(s), joined(signature_literals(s)),
+    sig.run(e.id, i, s, signature_to_regex(s), joined_literals(s),
             signature_letters(s), rarest_key(s, keys));
   }
   for (size_t i = 0; i < e.first_actions.size(); ++i) action.run(e.id, i, e.first_actions[i]);

@@ -36,7 +36,7 @@ CREATE TABLE codes (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, code TEXT NOT 
 CREATE INDEX codes_by_key ON codes(code_key);
 CREATE TABLE signatures (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, signature TEXT NOT NULL,
   regex TEXT NOT NULL,     -- signature_to_regex(signature), RE2 syntax, matched ignoring case
-  literals TEXT NOT NULL,  -- signature_literals(signature), joined by single spaces
+  literals TEXT NOT NULL,  -- joined_literals(signature): pieces joined by single spaces
   letters INTEGER NOT NULL,  -- signature_letters(signature)
   key TEXT NOT NULL);      -- the rarest of signature_keys(signature); '' when it has none
 CREATE INDEX signatures_by_key ON signatures(key);

@@ -221,12 +221,6 @@ std::vector<std::string> literal_runs(std::string_view signature) {
                                            : placeholder_literals(signature);
 }
 
-bool contains_all(const std::string& lower_text, const std::vector<std::string>& pieces) {
-  for (const std::string& piece : pieces)
-    if (lower_text.find(piece) == std::string::npos) return false;
-  return true;
-}
-
 }  // namespace
 
 std::unique_ptr<RE2> compile_signature_regex(const std::string& regex) {
@@ -235,6 +229,24 @@ std::unique_ptr<RE2> compile_signature_regex(const std::string& regex) {
 
 std::vector<std::string> signature_literals(std::string_view signature) {
   return space_free_pieces(literal_runs(signature));
+}
+
+std::string joined_literals(std::string_view signature) {
+  std::string out;
+  for (const std::string& piece : signature_literals(signature))
+    out += (out.empty() ? "" : " ") + piece;
+  return out;
+}
+
+bool contains_literals(std::string_view lower_text, std::string_view joined) {
+  size_t i = 0;
+  while (i < joined.size()) {
+    const size_t end = std::min(joined.find(' ', i), joined.size());
+    if (end > i && lower_text.find(joined.substr(i, end - i)) == std::string_view::npos)
+      return false;
+    i = end + 1;
+  }
+  return true;
 }
 
 std::string signature_anchor(std::string_view signature) {
@@ -276,7 +288,7 @@ size_t signature_letters(std::string_view signature) {
 struct SignatureSet::Impl {
   struct Pattern {
     std::string regex;
-    std::vector<std::string> literals;  // lower-case; empty: always try
+    std::string literals;  // joined_literals(); empty: always try
     std::once_flag compiled;
     std::unique_ptr<RE2> re;
   };
@@ -288,7 +300,7 @@ SignatureSet::SignatureSet(const std::vector<std::string>& signatures)
   for (const std::string& s : signatures) {
     auto p = std::make_unique<Impl::Pattern>();
     p->regex = signature_to_regex(s);
-    p->literals = signature_literals(s);
+    p->literals = joined_literals(s);
     impl_->patterns.push_back(std::move(p));
   }
 }
@@ -303,7 +315,7 @@ std::vector<int> SignatureSet::match(std::string_view text) const {
   const re2::StringPiece input(text.data(), text.size());
   for (size_t i = 0; i < impl_->patterns.size(); ++i) {
     Impl::Pattern& p = *impl_->patterns[i];
-    if (!contains_all(lower, p.literals)) continue;
+    if (!contains_literals(lower, p.literals)) continue;
     std::call_once(p.compiled, [&p] { p.re = compile_signature_regex(p.regex); });
     // A signature that does not compile never matches; the lint reports it before indexing.
     if (p.re->ok() && RE2::PartialMatch(input, *p.re)) hits.push_back(static_cast<int>(i));

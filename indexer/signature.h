@@ -26,6 +26,12 @@ std::string signature_problem(std::string_view signature);
 /// skip signatures cheaply; empty when none can be told, as for a raw pattern with alternatives.
 std::vector<std::string> signature_literals(std::string_view signature);
 
+/// The literal pieces joined by single spaces, as the index stores them.
+std::string joined_literals(std::string_view signature);
+
+/// Whether each space-separated piece of `joined` occurs in `lower_text` (lower-cased).
+bool contains_literals(std::string_view lower_text, std::string_view joined);
+
 /// The longest of signature_literals(): one piece of text any match must contain, e.g.
 /// "misaligned" for "CUDA error: misaligned address"; empty when none can be told.
 std::string signature_anchor(std::string_view signature);

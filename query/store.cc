@@ -50,17 +50,6 @@ std::string uri_path(const std::string& path) {
   return out + "?immutable=1";  // the index is never changed in place, only swapped whole
 }
 
-// Whether each of the space-separated pieces occurs in `lower_text`.
-bool contains_all(const std::string& lower_text, std::string_view pieces) {
-  size_t i = 0;
-  while (i < pieces.size()) {
-    const size_t end = std::min(pieces.find(' ', i), pieces.size());
-    if (end > i && lower_text.find(pieces.substr(i, end - i)) == std::string::npos) return false;
-    i = end + 1;
-  }
-  return true;
-}
-
 Kind kind_from(const std::string& word) {
   return word == "env" ? Kind::kEnv : word == "faq" ? Kind::kFaq : Kind::kError;
 }
@@ -299,7 +288,7 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
   rows.bind(words);
   std::vector<SignatureHit> out;
   while (rows.next()) {
-    if (!contains_all(lower, rows.text(4))) continue;
+    if (!contains_literals(lower, rows.text(4))) continue;
     const re2::RE2& pattern = impl_->pattern(rows.integer(0), rows.text(3));
     // A pattern that does not compile never matches; the lint reports it before indexing.
     if (pattern.ok() && re2::RE2::PartialMatch(text, pattern))
