@@ -18,4 +18,9 @@ inline constexpr size_t kMaxEntries = 100000;
 /// The longest title, signature, example or first action, in bytes.
 inline constexpr size_t kMaxFieldBytes = 4096;
 
+/// The most instructions one signature may compile to (RE2's program size). A lookup compiles
+/// each signature it tries; a counted repeat such as `[^\n]{0,80}` unrolls into hundreds of
+/// instructions and cost every lookup that tried it a quarter of a millisecond.
+inline constexpr int kMaxSignatureProgram = 500;
+
 }  // namespace gpuerr::limits

@@ -8,6 +8,7 @@
 #include <re2/re2.h>
 
 #include "indexer/error.h"
+#include "indexer/limits.h"
 
 namespace gpuerr {
 namespace {
@@ -88,7 +89,13 @@ std::string signature_problem(std::string_view signature) {
   if (signature.find_first_not_of(" \t\r\n") == std::string_view::npos) return "empty signature";
   try {
     const RE2 re(signature_to_regex(signature), matcher_options());
-    return re.ok() ? "" : re.error();
+    if (!re.ok()) return re.error();
+    if (re.ProgramSize() > limits::kMaxSignatureProgram)
+      return "it compiles to " + std::to_string(re.ProgramSize()) + " instructions (at most " +
+             std::to_string(limits::kMaxSignatureProgram) +
+             "), which every lookup trying it pays for; write {*} or [^\\n]*? for a counted "
+             "repeat such as [^\\n]{0,80}";
+    return "";
   } catch (const Error& e) {
     return e.what();
   }

@@ -108,6 +108,14 @@ TEST_CASE("a signature that does not compile says why") {
   CHECK_THROWS_AS(SignatureSet({"x {nope}"}), Error);
 }
 
+TEST_CASE("a signature too costly to compile in every lookup is a problem, with the cure") {
+  const std::string counted = signature_problem("re:CUDA error[^\\n]{0,80}?out of memory");
+  CHECK(counted.starts_with("it compiles to "));
+  CHECK(counted.find("write {*}") != std::string::npos);
+  CHECK(signature_problem("re:CUDA error[^\\n]*?out of memory") == "");
+  CHECK(signature_problem("CUDA error{*}out of memory") == "");
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr
