@@ -92,7 +92,8 @@ std::string rarest_key(const std::string& signature, const KeyCounts& counts) {
   return best;
 }
 
-void write_lists(sqlite3* db, const Entry& e, const KeyCounts& keys) {
+// Writes the list fields of `e`; adds a line for each signature with no key to `unkeyed`.
+void write_lists(sqlite3* db, const Entry& e, const KeyCounts& keys, std::string& unkeyed) {
   Insert code(db, "INSERT INTO codes VALUES (?, ?, ?, ?)");
   Insert sig(db, "INSERT INTO signatures VALUES (?, ?, ?, ?, ?, ?, ?)");
   Insert action(db, "INSERT INTO actions VALUES (?, ?, ?)");
@@ -102,8 +103,10 @@ void write_lists(sqlite3* db, const Entry& e, const KeyCounts& keys) {
   for (size_t i = 0; i < e.codes.size(); ++i) code.run(e.id, i, e.codes[i], code_key(e.codes[i]));
   for (size_t i = 0; i < e.signatures.size(); ++i) {
     const std::string& s = e.signatures[i];
-    sig.run(e.id, i, s, signature_to_regex(s), joined_literals(s),
-            signature_letters(s), rarest_key(s, keys));
+    const std::string key = rarest_key(s, keys), literals = joined_literals(s);
+    sig.run(e.id, i, s, signature_to_regex(s), literals, signature_letters(s), key);
+    if (key.empty())
+      unkeyed += std::to_string(sqlite3_last_insert_rowid(db)) + '\t' + literals + '\n';
   }
   for (size_t i = 0; i < e.first_actions.size(); ++i) action.run(e.id, i, e.first_actions[i]);
   for (size_t i = 0; i < e.related.size(); ++i) rel.run(e.id, i, e.related[i]);
@@ -130,14 +133,16 @@ void write_sqlite(const std::vector<Entry>& entries, const std::vector<Documente
     meta.run("entry_count", std::to_string(entries.size()));
     meta.run("gpuerr_version", GPUERR_VERSION);
     const KeyCounts keys = count_keys(entries);
+    std::string unkeyed;
     Insert entry(db, "INSERT INTO entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (const Entry& e : entries) {
       entry.run(e.id, kind_name(e.kind), e.title, e.category, e.poisons_context, e.hardware,
                 e.hardware_evidence, e.kind == Kind::kError && e.role.empty() ? "cause" : e.role,
                 e.env_name, e.env_values, e.env_default, e.body_markdown,
                 e.body_html, e.file, e.layer);
-      write_lists(db, e, keys);
+      write_lists(db, e, keys, unkeyed);
     }
+    Insert(db, "INSERT INTO unkeyed_signatures VALUES (?)").run(unkeyed);
     Insert code(db, "INSERT INTO documented_codes VALUES (?, ?, ?)");
     for (const DocumentedCode& d : documented) code.run(d.family, d.code, d.name);
   }

@@ -5,7 +5,7 @@
 namespace gpuerr::schema {
 
 /// Bumped whenever the stored layout changes; a reader refuses any other version.
-inline constexpr int kVersion = 5;
+inline constexpr int kVersion = 6;
 
 inline constexpr const char* kSqliteFile = "kb.sqlite";
 inline constexpr const char* kXapianDir = "xapian";
@@ -40,6 +40,9 @@ CREATE TABLE signatures (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, signature
   letters INTEGER NOT NULL,  -- signature_letters(signature)
   key TEXT NOT NULL);      -- the rarest of signature_keys(signature); '' when it has none
 CREATE INDEX signatures_by_key ON signatures(key);
+-- The signatures with no key, all in one row, so that a lookup reads them in one go rather than
+-- row by row: for each, a line of its rowid above, a tab and its literals.
+CREATE TABLE unkeyed_signatures (lines TEXT NOT NULL);
 CREATE TABLE actions (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, text TEXT NOT NULL);
 CREATE TABLE related (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, related_id TEXT NOT NULL);
 CREATE TABLE examples (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, text TEXT NOT NULL,
