@@ -111,9 +111,6 @@ struct Store::Impl {
     if (rc != SQLITE_OK)
       throw Error("cannot open index '" + dir + "': " + sqlite3_errstr(rc) + rebuild_hint(dir));
     statements.db = db;
-    // Reading pages through a memory map saves a lookup most of its page copies and fresh
-    // heap pages (about a hundred of each); a failure only leaves ordinary reads in place.
-    sqlite3_exec(db, "PRAGMA mmap_size = 1073741824", nullptr, nullptr, nullptr);
   }
 
   void check_version() {
