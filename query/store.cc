@@ -128,22 +128,24 @@ struct Store::Impl {
                   rebuild_hint(dir));
   }
 
-  // A truncated copy or a half-written file shows as records that disagree with the counts the
-  // indexer recorded; refuse it rather than answer from part of the catalogue.
+  // A truncated copy of kb.sqlite fails SQLite's own check at the first read (its header records
+  // the page count, and a shorter file is reported as damaged). What is left to catch is a
+  // records file and a search index from different builds: the entry count the indexer recorded
+  // must be the search index's document count. (Counting the rows as well read every page of the
+  // entries' id index: 66 pages on a 10,000-entry catalogue, a quarter of a lookup's reads.)
   void check_complete() {
-    long long recorded = -1, rows = -1;
+    long long recorded = -1;
     try {
-      Rows r(statements, dir, "SELECT (SELECT value FROM meta WHERE key = 'entry_count'), "
-                      "(SELECT count(*) FROM entries)");
-      if (r.next()) recorded = r.integer(0), rows = r.integer(1);
+      Rows r(statements, dir, "SELECT value FROM meta WHERE key = 'entry_count'");
+      if (r.next()) recorded = r.integer(0);
     } catch (const Error&) {
       throw Error("cannot read index '" + dir + "': it is damaged" + rebuild_hint(dir));
     }
     const long long documents = static_cast<long long>(xapian.get_doccount());
-    if (recorded != rows || documents != rows)
-      throw Error("index '" + dir + "' is incomplete: " + std::to_string(rows) + " records and " +
-                  std::to_string(documents) + " search documents where " +
-                  std::to_string(recorded) + " were written" + rebuild_hint(dir));
+    if (recorded != documents)
+      throw Error("index '" + dir + "' is incomplete: " + std::to_string(documents) +
+                  " search documents where " + std::to_string(recorded) + " were written" +
+                  rebuild_hint(dir));
   }
 
   void open_xapian() {
