@@ -58,12 +58,15 @@ Answer answer(const query::Store& store, const query::Match& m) {
 int run_lookup(const GlobalOptions& global, const LookupOptions& options) {
   const std::string message = message_of(options);
   const query::Store store(index_dir(global));
+  // Only the text output shows the closest entries below the confident ones; reading them for
+  // --json or --brief would be wasted work.
+  const bool show_closest = !global.json && !options.brief;
   std::vector<Answer> confident, closest;
   for (const query::Match& m : query::lookup(store, message)) {
     const bool sure = m.confidence >= query::kConfident;
     if (sure && static_cast<int>(confident.size()) < options.limit)
       confident.push_back(answer(store, m));
-    else if (!sure && closest.size() < kClosestShown && m.confidence > 0)
+    else if (!sure && show_closest && closest.size() < kClosestShown && m.confidence > 0)
       closest.push_back(answer(store, m));
   }
   if (global.json)
