@@ -50,22 +50,24 @@ std::string line_at(std::string_view text, size_t at) {
   return std::string(text.substr(begin, end - begin));
 }
 
-bool contains_ignoring_case(std::string_view text, std::string_view lower_word) {
+// Where `lower_word` first occurs in `text`, ignoring case; npos if it does not.
+size_t find_ignoring_case(std::string_view text, std::string_view lower_word) {
   auto same = [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; };
-  return std::search(text.begin(), text.end(), lower_word.begin(), lower_word.end(), same) !=
-         text.end();
+  const auto at = std::search(text.begin(), text.end(), lower_word.begin(), lower_word.end(), same);
+  return at == text.end() ? std::string_view::npos : static_cast<size_t>(at - text.begin());
 }
 
 // Reads the sizes of an out-of-memory report (PyTorch's old and new wording, XLA, TensorFlow)
 // and tells fragmentation (enough memory is cached but not in one piece) from exhaustion.
 std::optional<Analysis> analyse_memory(std::string_view text) {
-  // Every wording says "memory" or "OOM"; the check spares compiling the pattern for most texts.
-  if (!contains_ignoring_case(text, "memory") && !contains_ignoring_case(text, "oom when"))
-    return std::nullopt;
-  static const RE2 start(R"((?i)(CUDA out of memory|Out of memory while trying to allocate|Out of memory allocating|OOM when allocating|ran out of memory trying to allocate))");
-  re2::StringPiece found;
-  if (!RE2::PartialMatch(text, start, &found)) return std::nullopt;
-  const size_t at = static_cast<size_t>(found.data() - text.data());
+  // The report starts at the first of these wordings (plain text: compiling a pattern for it
+  // cost more than the rest of a lookup's analysis).
+  static constexpr std::string_view kStarts[] = {
+      "cuda out of memory", "out of memory while trying to allocate", "out of memory allocating",
+      "oom when allocating", "ran out of memory trying to allocate"};
+  size_t at = std::string_view::npos;
+  for (std::string_view start : kStarts) at = std::min(at, find_ignoring_case(text, start));
+  if (at == std::string_view::npos) return std::nullopt;
   const std::string line = line_at(text, at);
   // The report may be wrapped over a few lines; read from its start onwards.
   const std::string_view report = text.substr(at, 2000);

@@ -32,7 +32,7 @@ const LazyPatterns& noise_patterns() {
       // paths with at least two components
       {"/", R"((?:[\w.~-]*/[\w.+@-]+){2,}/?)"},
       // numbers, with a decimal part
-      {"", R"(\b\d+(?:\.\d+)?\b)"},
+      {"0|1|2|3|4|5|6|7|8|9", R"(\b\d+(?:\.\d+)?\b)"},
   });
   return patterns;
 }
