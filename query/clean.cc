@@ -21,18 +21,21 @@ const LazyPatterns& noise_patterns() {
       {"asynchronously reported", R"(CUDA kernel errors might be asynchronously reported at some other API call,?\s*so the stacktrace below might be incorrect\.?)"},
       {"CUDA_LAUNCH_BLOCKING=1|TORCH_USE_CUDA_DSA", R"(For debugging consider passing CUDA_LAUNCH_BLOCKING=1\.?|Compile with .TORCH_USE_CUDA_DSA. to enable device-side assertions\.?)"},
       // ISO 8601 and Python logging timestamps: 2024-05-01T12:00:00.123Z, 2024-05-01 12:00:00,123
-      {"-", R"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"},
+      {"-", R"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)", true},
       // syslog: "May  1 12:00:00 host ", and kernel uptime "[  123.456789]"
-      {"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec", R"((?m)^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d+ \d\d:\d\d:\d\d \S+ )"},
-      {"[", R"(\[\s*\d+\.\d+\])"},
+      {"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec", R"((?m)^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d+ \d\d:\d\d:\d\d \S+ )", true},
+      {"[", R"(\[\s*\d+\.\d+\])", true},
       // rank prefixes: torchrun "[rank3]:", "[default0]:", srun -l "12: "
-      {"[|: ", R"((?m)\[(?:rank|default)?\d+\]:?|^\s*\d+: )"},
-      // UUIDs, hexadecimal addresses and PCI addresses
-      {"-|0x|0X|:", R"((?i)\b(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|0x[0-9a-f]+|[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f])\b)"},
+      {"[|: ", R"((?m)\[(?:rank|default)?\d+\]:?|^\s*\d+: )", true},
+      // UUIDs, hexadecimal addresses and PCI addresses ("0000:3b:00.0"; a domain without a
+      // decimal digit does not occur in practice)
+      {"-", R"((?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)"},
+      {"0x|0X", R"((?i)\b0x[0-9a-f]+\b)"},
+      {":", R"((?i)\b[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]\b)", true},
       // paths with at least two components
       {"/", R"((?:[\w.~-]*/[\w.+@-]+){2,}/?)"},
       // numbers, with a decimal part
-      {"0|1|2|3|4|5|6|7|8|9", R"(\b\d+(?:\.\d+)?\b)"},
+      {"", R"(\b\d+(?:\.\d+)?\b)", true},
   });
   return patterns;
 }
@@ -40,9 +43,11 @@ const LazyPatterns& noise_patterns() {
 }  // namespace
 
 std::string strip_terminal(std::string_view text) {
-  static const RE2 ansi(R"(\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_])");
   std::string s(text);
-  RE2::GlobalReplace(&s, ansi, "");
+  if (s.find('\x1b') != std::string::npos) {  // compiled only for a text with escapes
+    static const RE2 ansi(R"(\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_])");
+    RE2::GlobalReplace(&s, ansi, "");
+  }
   std::string out;
   out.reserve(s.size());
   size_t start = 0;

@@ -1,5 +1,7 @@
 #include "query/lazy_patterns.h"
 
+#include <algorithm>
+
 #include <re2/re2.h>
 
 namespace gpuerr::query {
@@ -23,6 +25,8 @@ LazyPatterns::LazyPatterns(std::vector<GuardedPattern> table)
 LazyPatterns::~LazyPatterns() = default;
 
 bool LazyPatterns::may_match(size_t i, std::string_view text) const {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (table_[i].needs_digit && std::none_of(text.begin(), text.end(), digit)) return false;
   return contains_any(text, table_[i].needs);
 }
 

@@ -18,10 +18,11 @@ namespace gpuerr::query {
 bool contains_any(std::string_view text, std::string_view alternatives);
 
 /// One pattern of a table: the texts one of which it cannot match without ("" when there are
-/// none worth checking) and the RE2 pattern.
+/// none worth checking), the RE2 pattern, and whether it cannot match a text without a digit.
 struct GuardedPattern {
   const char* needs;
   const char* regex;
+  bool needs_digit = false;
 };
 
 /// The patterns of a table, each compiled on its first use. Safe to share between threads.
@@ -31,7 +32,7 @@ class LazyPatterns {
   ~LazyPatterns();
 
   size_t size() const { return table_.size(); }
-  /// Whether pattern i might match `text` (its guard holds), without compiling it.
+  /// Whether pattern i might match `text` (its guards hold), without compiling it.
   bool may_match(size_t i, std::string_view text) const;
   /// Pattern i, compiled now if it has not been.
   const re2::RE2& operator[](size_t i) const;
