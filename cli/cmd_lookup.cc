@@ -79,7 +79,7 @@ int run_lookup(const GlobalOptions& global, const LookupOptions& options) {
     print_lookup_text(text, confident, closest, options.explain, style);
     show(text.str(), style);
   }
-  return confident.empty() ? kExitNoMatch : kExitOk;
+  return exit_now(confident.empty() ? kExitNoMatch : kExitOk);
 }
 
 }  // namespace

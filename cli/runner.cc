@@ -22,6 +22,15 @@ std::string index_dir(const GlobalOptions& options) {
   return (base / GPUERR_INDEX_RELATIVE).lexically_normal().string();
 }
 
+int exit_now(int code) {
+#if defined(__SANITIZE_ADDRESS__)
+  return code;
+#else
+  std::cout.flush();
+  std::_Exit(code);
+#endif
+}
+
 std::optional<std::string> read_stdin(size_t limit) {
   std::string text;
   char chunk[1 << 16];

@@ -32,6 +32,13 @@ struct GlobalOptions {
 /// installed alike).
 std::string index_dir(const GlobalOptions& options);
 
+/// Ends a command that has done all its work: flushes standard output and leaves without
+/// running destructors. Closing the index and freeing every compiled pattern one by one took a
+/// tenth of a lookup's wall time, for memory and files the kernel drops anyway. Under
+/// AddressSanitizer it returns `code` instead, so that the leak checker still sees every
+/// allocation freed.
+int exit_now(int code);
+
 /// Reads standard input (the message when none is given on the command line), at most `limit`
 /// bytes; returns nullopt, having read no more than limit + 1 bytes, when there is more.
 std::optional<std::string> read_stdin(size_t limit);
