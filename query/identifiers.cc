@@ -119,8 +119,7 @@ std::vector<std::string> code_keys(std::string_view text) {
     i = end;
   }
   // Every number pattern captures digits: a text without any needs none of them compiled.
-  if (std::none_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return keys;
+  if (!has_digit(text)) return keys;
   std::string lower(text);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   const LazyPatterns& patterns = number_patterns();

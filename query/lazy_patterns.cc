@@ -17,6 +17,10 @@ bool contains_any(std::string_view text, std::string_view alternatives) {
   return false;
 }
 
+bool has_digit(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 LazyPatterns::LazyPatterns(std::vector<GuardedPattern> table)
     : table_(std::move(table)),
       once_(std::make_unique<std::once_flag[]>(table_.size())),
@@ -25,8 +29,7 @@ LazyPatterns::LazyPatterns(std::vector<GuardedPattern> table)
 LazyPatterns::~LazyPatterns() = default;
 
 bool LazyPatterns::may_match(size_t i, std::string_view text) const {
-  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  if (table_[i].needs_digit && std::none_of(text.begin(), text.end(), digit)) return false;
+  if (table_[i].needs_digit && !has_digit(text)) return false;
   return contains_any(text, table_[i].needs);
 }
 

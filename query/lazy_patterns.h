@@ -17,6 +17,9 @@ namespace gpuerr::query {
 /// Whether `text` contains one of the '|'-separated `alternatives`; true when there are none.
 bool contains_any(std::string_view text, std::string_view alternatives);
 
+/// Whether `text` holds a decimal digit.
+bool has_digit(std::string_view text);
+
 /// One pattern of a table: the texts one of which it cannot match without ("" when there are
 /// none worth checking), the RE2 pattern, and whether it cannot match a text without a digit.
 struct GuardedPattern {
