@@ -159,14 +159,18 @@ struct Triage::Impl {
     }
     FileState& state = files[file];
     size_t pos = 0;
-    while (pos < block.size()) {
+    while (pos <= block.size()) {  // pos == size: the block ends with an empty line
       const size_t hit = next_worth_reading(block, pos);
-      const size_t start = hit == std::string_view::npos ? block.size() : line_start(block, hit);
+      if (hit == std::string_view::npos) {  // the rest, its last line without its '\n'
+        read_so_far.lines += newlines(block.substr(pos)) + 1;
+        read_so_far.bytes += block.size() - pos + 1;
+        break;
+      }
+      const size_t start = line_start(block, hit);
       const size_t skipped = newlines(block.substr(pos, start - pos));
       line += skipped;
       read_so_far.lines += skipped;
       read_so_far.bytes += start - pos;
-      if (hit == std::string_view::npos) break;
       size_t end = block.find('\n', hit);
       if (end == std::string_view::npos) end = block.size();
       ++read_so_far.lines;

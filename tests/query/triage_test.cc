@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "indexer/error.h"
+#include "query/log_line.h"
 #include "tests/support.h"
 
 namespace gpuerr::query {
@@ -168,6 +169,23 @@ TEST_CASE("repeats collapse into one event with a count") {
   CHECK(r.first_fault->count == 1000);
   CHECK(r.faults.size() == 1);
   CHECK(r.lines == 1000);
+}
+
+TEST_CASE("a block of lines counts its lines and bytes as line by line does") {
+  const std::string block =
+      "step 1 loss 2.0\n[rank4]:RuntimeError: CUDA error: misaligned address\nstep 2\n\nstep 3";
+  for (const std::string& text : {block, block + "\n", "\n" + block}) {
+    CAPTURE(text);
+    Triage whole(test::bundled_store()), by_line(test::bundled_store());
+    whole.add_lines("r.log", 1, text);
+    size_t line = 1;
+    for_each_line(text, [&](std::string_view l) { by_line.add_line("r.log", line++, l); });
+    const TriageReport a = whole.report(), b = by_line.report();
+    CHECK(a.lines == b.lines);
+    CHECK(a.bytes == b.bytes);
+    REQUIRE(a.first_fault);
+    CHECK(a.first_fault->line == b.first_fault->line);
+  }
 }
 
 }  // TEST_SUITE
