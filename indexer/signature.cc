@@ -234,6 +234,25 @@ std::unique_ptr<RE2> compile_signature_regex(const std::string& regex) {
   return std::make_unique<RE2>(regex, matcher_options());
 }
 
+std::optional<std::string> fold_for_plain_match(std::string_view text) {
+  std::string folded;
+  folded.reserve(text.size());
+  for (const char c : text) {
+    if (static_cast<unsigned char>(c) >= 0x80) return std::nullopt;
+    const bool space = is_space(c) || c == '\f';
+    if (!space) folded += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (folded.empty() || folded.back() != ' ') folded += ' ';
+  }
+  return folded;
+}
+
+std::optional<std::string> plain_signature(std::string_view signature) {
+  if (signature.starts_with(kRawPrefix)) return std::nullopt;
+  for (const char c : signature)
+    if (c == '{' || c == '}' || ((c < 0x20 || c > 0x7e) && !is_space(c))) return std::nullopt;
+  return fold_for_plain_match(signature);
+}
+
 std::vector<std::string> signature_literals(std::string_view signature) {
   return space_free_pieces(literal_runs(signature));
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,17 @@ std::vector<std::string> signature_keys(std::string_view signature);
 /// Compiles a pattern made by signature_to_regex() with the options signatures are matched with
 /// (ignoring case). Never null; a pattern RE2 rejects comes back with ok() false.
 std::unique_ptr<re2::RE2> compile_signature_regex(const std::string& regex);
+
+/// `text` folded for matching plain signatures without a regular expression: ASCII letters
+/// lowered and each run of whitespace ([\t\n\f\r ], RE2's \s) made one space. nullopt when the
+/// text has a byte outside ASCII, where RE2's Unicode case folding could decide differently.
+std::optional<std::string> fold_for_plain_match(std::string_view text);
+
+/// What a signature with no placeholder and no raw pattern, in printable ASCII, stands for: a
+/// text matches it exactly when the text's fold_for_plain_match() contains this (folded the same
+/// way). Saves compiling its regular expression, most of a one-line lookup's matching cost.
+/// nullopt for any other signature.
+std::optional<std::string> plain_signature(std::string_view signature);
 
 /// Whether `c` is part of a word in the sense of signature_keys().
 inline bool is_key_char(char c) {

@@ -330,13 +330,20 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
                 .c_str());
   rows.bind(words);
   rows.bind(unkeyed);
+  const std::optional<std::string> folded = fold_for_plain_match(text);
   std::vector<SignatureHit> out;
   while (rows.next()) {
     if (!contains_literals(lower, rows.text(4))) continue;
-    const re2::RE2& pattern = impl_->pattern(rows.integer(0), rows.text(3));
-    // A pattern that does not compile never matches; the lint reports it before indexing.
-    if (pattern.ok() && re2::RE2::PartialMatch(text, pattern))
-      out.push_back({rows.text(1), rows.text(2), static_cast<size_t>(rows.integer(5))});
+    std::string signature = rows.text(2);
+    bool found = false;
+    if (std::optional<std::string> plain = folded ? plain_signature(signature) : std::nullopt) {
+      found = folded->find(*plain) != std::string::npos;
+    } else {
+      const re2::RE2& pattern = impl_->pattern(rows.integer(0), rows.text(3));
+      // A pattern that does not compile never matches; the lint reports it before indexing.
+      found = pattern.ok() && re2::RE2::PartialMatch(text, pattern);
+    }
+    if (found) out.push_back({rows.text(1), std::move(signature), static_cast<size_t>(rows.integer(5))});
   }
   return out;
 }

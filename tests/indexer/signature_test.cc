@@ -33,6 +33,38 @@ TEST_CASE("placeholders match the parts of a message that vary") {
   }
 }
 
+TEST_CASE("a plain signature matches without a regex exactly where its regex does") {
+  struct Case {
+    std::string signature, text;
+  };
+  const Case cases[] = {
+      {"misaligned address", "CUDA ERROR: MISALIGNED   ADDRESS"},
+      {"misaligned address", "misaligned\taddress\n"},
+      {"misaligned address", "misaligned\f address"},  // \f is whitespace to RE2 too
+      {"misaligned address", "misaligned\vaddress"},   // \v is not
+      {"misaligned address", "misalignedaddress"},
+      {" leading space", "a leading space"},
+      {" leading space", "leading space"},
+      {"trailing.", "ends with trailing."},
+      {"trailing.", "ends with trailingx"},  // the dot is literal
+      {"out of memory (oom)", "CUDA Out Of Memory (OOM) again"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.signature);
+    CAPTURE(c.text);
+    const std::optional<std::string> plain = plain_signature(c.signature);
+    const std::optional<std::string> folded = fold_for_plain_match(c.text);
+    REQUIRE(plain);
+    REQUIRE(folded);
+    CHECK((folded->find(*plain) != std::string::npos) == !SignatureSet({c.signature}).match(c.text).empty());
+  }
+  CHECK_FALSE(plain_signature("Tried to allocate {size}"));
+  CHECK_FALSE(plain_signature("a {{literal}} brace"));
+  CHECK_FALSE(plain_signature("re:misaligned address"));
+  CHECK_FALSE(plain_signature("caf\xc3\xa9 error"));
+  CHECK_FALSE(fold_for_plain_match("\xe2\x80\x9cquoted\xe2\x80\x9d"));  // RE2 decides
+}
+
 TEST_CASE("a set reports every signature found, by position") {
   const SignatureSet set({"misaligned address", "illegal memory access", "GPU {n}"});
   CHECK(set.match("GPU 0: misaligned address") == std::vector<int>{0, 2});

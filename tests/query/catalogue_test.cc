@@ -1,6 +1,7 @@
 // The catalogue tests itself: generated from kb/, so every new entry is checked with no new code.
 #include <doctest/doctest.h>
 
+#include "indexer/signature.h"
 #include "query/lookup.h"
 #include "tests/support.h"
 
@@ -20,6 +21,31 @@ TEST_CASE("every example message ranks its own entry first") {
     }
   }
   CHECK(checked > 0);
+}
+
+TEST_CASE("plain signatures matched without a regex agree with their regex on every example") {
+  const Store& store = test::bundled_store();
+  std::vector<std::string> texts;
+  for (const Entry& e : store.entries(Kind::kError))
+    for (const Example& example : e.examples) texts.push_back(example.text);
+  int plain = 0, matched = 0;
+  for (const auto& [id, signature] : store.signatures()) {
+    const std::optional<std::string> folded_signature = plain_signature(signature);
+    if (!folded_signature) continue;
+    ++plain;
+    const SignatureSet by_regex({signature});
+    for (const std::string& text : texts) {
+      const std::optional<std::string> folded = fold_for_plain_match(text);
+      if (!folded) continue;
+      CAPTURE(signature);
+      CAPTURE(text);
+      const bool hit = !by_regex.match(text).empty();
+      CHECK((folded->find(*folded_signature) != std::string::npos) == hit);
+      matched += hit;
+    }
+  }
+  CHECK(plain > 100);
+  CHECK(matched > 100);
 }
 
 TEST_CASE("every error entry has two examples, a first action and a public source") {
