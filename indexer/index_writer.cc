@@ -138,8 +138,8 @@ void write_sqlite(const std::vector<Entry>& entries, const std::vector<Documente
     for (const Entry& e : entries) {
       entry.run(e.id, kind_name(e.kind), e.title, e.category, e.poisons_context, e.hardware,
                 e.hardware_evidence, e.kind == Kind::kError && e.role.empty() ? "cause" : e.role,
-                e.env_name, e.env_values, e.env_default, e.body_markdown,
-                e.body_html, e.file, e.layer);
+                e.env_name, e.env_values, e.env_default, e.file, e.layer, e.body_markdown,
+                e.body_html);
       write_lists(db, e, keys, unkeyed);
     }
     Insert(db, "INSERT INTO unkeyed_signatures VALUES (?)").run(unkeyed);

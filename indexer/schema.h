@@ -5,7 +5,7 @@
 namespace gpuerr::schema {
 
 /// Bumped whenever the stored layout changes; a reader refuses any other version.
-inline constexpr int kVersion = 7;
+inline constexpr int kVersion = 8;
 
 inline constexpr const char* kSqliteFile = "kb.sqlite";
 inline constexpr const char* kXapianDir = "xapian";
@@ -32,7 +32,9 @@ CREATE TABLE entries (
   poisons_context INTEGER NOT NULL, hardware TEXT NOT NULL, hardware_evidence TEXT NOT NULL,
   role TEXT NOT NULL,
   env_name TEXT NOT NULL, env_values TEXT NOT NULL, env_default TEXT NOT NULL,
-  body_markdown TEXT NOT NULL, body_html TEXT NOT NULL, file TEXT NOT NULL, layer TEXT NOT NULL);
+  file TEXT NOT NULL, layer TEXT NOT NULL,
+  -- the bodies last: they spill into overflow pages, which a read of the columns before them skips
+  body_markdown TEXT NOT NULL, body_html TEXT NOT NULL);
 CREATE TABLE codes (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, code TEXT NOT NULL,
   code_key TEXT NOT NULL, PRIMARY KEY (entry_id, ord)) WITHOUT ROWID;
 CREATE INDEX codes_by_key ON codes(code_key);

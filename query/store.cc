@@ -164,16 +164,18 @@ struct Store::Impl {
     return out;
   }
 
-  // All six lists in one statement, list by list, each in its order: one statement to prepare
-  // and step instead of six.
-  void fill_lists(Entry& e) const {
+  // The lists, list by list, each in its order, in one statement (one to prepare and step
+  // instead of six); only codes and first actions when `all` is false.
+  void fill_lists(Entry& e, bool all = true) const {
     Rows rows(statements, dir,
-              "SELECT 0, ord, code, '' FROM codes WHERE entry_id = ?1 UNION ALL "
-              "SELECT 1, ord, signature, '' FROM signatures WHERE entry_id = ?1 UNION ALL "
-              "SELECT 2, ord, text, '' FROM actions WHERE entry_id = ?1 UNION ALL "
-              "SELECT 3, ord, related_id, '' FROM related WHERE entry_id = ?1 UNION ALL "
-              "SELECT 4, ord, text, source FROM examples WHERE entry_id = ?1 UNION ALL "
-              "SELECT 5, ord, title, url FROM sources WHERE entry_id = ?1 ORDER BY 1, 2");
+              all ? "SELECT 0, ord, code, '' FROM codes WHERE entry_id = ?1 UNION ALL "
+                    "SELECT 1, ord, signature, '' FROM signatures WHERE entry_id = ?1 UNION ALL "
+                    "SELECT 2, ord, text, '' FROM actions WHERE entry_id = ?1 UNION ALL "
+                    "SELECT 3, ord, related_id, '' FROM related WHERE entry_id = ?1 UNION ALL "
+                    "SELECT 4, ord, text, source FROM examples WHERE entry_id = ?1 UNION ALL "
+                    "SELECT 5, ord, title, url FROM sources WHERE entry_id = ?1 ORDER BY 1, 2"
+                  : "SELECT 0, ord, code, '' FROM codes WHERE entry_id = ?1 UNION ALL "
+                    "SELECT 2, ord, text, '' FROM actions WHERE entry_id = ?1 ORDER BY 1, 2");
     rows.bind(e.id);
     while (rows.next()) {
       switch (rows.integer(0)) {
@@ -190,9 +192,13 @@ struct Store::Impl {
 
 namespace {
 
-constexpr const char* kEntryColumns =
-    "SELECT id, kind, title, category, poisons_context, hardware, hardware_evidence, role, "
-    "env_name, env_values, env_default, body_markdown, body_html, file, layer FROM entries ";
+// An entry's columns as stored, the bodies last; `bodies` false leaves them empty, so that SQLite
+// need not read the overflow pages they fill.
+std::string select_entries(bool bodies) {
+  return std::string("SELECT id, kind, title, category, poisons_context, hardware, hardware_evidence, "
+                     "role, env_name, env_values, env_default, file, layer, ") +
+         (bodies ? "body_markdown, body_html" : "'', ''") + " FROM entries ";
+}
 
 Entry entry_from(const Rows& r) {
   Entry e;
@@ -207,10 +213,10 @@ Entry entry_from(const Rows& r) {
   e.env_name = r.text(8);
   e.env_values = r.text(9);
   e.env_default = r.text(10);
-  e.body_markdown = r.text(11);
-  e.body_html = r.text(12);
-  e.file = r.text(13);
-  e.layer = r.text(14);
+  e.file = r.text(11);
+  e.layer = r.text(12);
+  e.body_markdown = r.text(13);
+  e.body_html = r.text(14);
   return e;
 }
 
@@ -245,7 +251,7 @@ IndexInfo Store::info() const {
 }
 
 std::optional<Entry> Store::entry(const std::string& id) const {
-  Rows rows(impl_->statements, impl_->dir, (std::string(kEntryColumns) + "WHERE id = ?").c_str());
+  Rows rows(impl_->statements, impl_->dir, (select_entries(true) + "WHERE id = ?").c_str());
   rows.bind(id);
   if (!rows.next()) return std::nullopt;
   Entry e = entry_from(rows);
@@ -253,9 +259,18 @@ std::optional<Entry> Store::entry(const std::string& id) const {
   return e;
 }
 
+std::optional<Entry> Store::entry_heading(const std::string& id) const {
+  Rows rows(impl_->statements, impl_->dir, (select_entries(false) + "WHERE id = ?").c_str());
+  rows.bind(id);
+  if (!rows.next()) return std::nullopt;
+  Entry e = entry_from(rows);
+  impl_->fill_lists(e, false);
+  return e;
+}
+
 std::vector<Entry> Store::entries(std::optional<Kind> kind) const {
   std::vector<Entry> out;
-  Rows rows(impl_->statements, impl_->dir, (std::string(kEntryColumns) + "ORDER BY id").c_str());
+  Rows rows(impl_->statements, impl_->dir, (select_entries(true) + "ORDER BY id").c_str());
   while (rows.next()) {
     Entry e = entry_from(rows);
     if (kind && e.kind != *kind) continue;

@@ -78,6 +78,29 @@ TEST_CASE("links back are the entries that list an id as related") {
   }
 }
 
+TEST_CASE("an entry's heading is the entry without bodies and with codes and actions only") {
+  const Store& store = test::bundled_store();
+  for (const std::string id : {"illegal-memory-access", "pytorch-cuda-alloc-conf", "xid-79"}) {
+    CAPTURE(id);
+    const std::optional<Entry> full = store.entry(id), heading = store.entry_heading(id);
+    REQUIRE(full);
+    REQUIRE(heading);
+    CHECK(heading->title == full->title);
+    CHECK(heading->category == full->category);
+    CHECK(heading->hardware == full->hardware);
+    CHECK(heading->poisons_context == full->poisons_context);
+    CHECK(heading->layer == full->layer);
+    CHECK(heading->file == full->file);
+    CHECK(heading->env_name == full->env_name);
+    CHECK(heading->codes == full->codes);
+    CHECK(heading->first_actions == full->first_actions);
+    CHECK(!full->body_html.empty());
+    CHECK(heading->body_html.empty());
+    CHECK(heading->examples.empty());
+  }
+  CHECK_FALSE(store.entry_heading("no-such-entry"));
+}
+
 TEST_CASE("an unknown id is no entry, not an error") {
   CHECK(!test::bundled_store().entry("no-such-entry"));
   CHECK(test::bundled_store().entries_with_code("no-such-code").empty());
