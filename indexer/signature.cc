@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstring>
 #include <mutex>
 
 #include <re2/re2.h>
@@ -268,7 +269,9 @@ bool contains_literals(std::string_view lower_text, std::string_view joined) {
   size_t i = 0;
   while (i < joined.size()) {
     const size_t end = std::min(joined.find(' ', i), joined.size());
-    if (end > i && lower_text.find(joined.substr(i, end - i)) == std::string_view::npos)
+    // glibc's memmem, not string_view::find: find stops at every occurrence of the piece's first
+    // letter, which in a pasted log is every few bytes (a third of a 40-line lookup's time).
+    if (end > i && !memmem(lower_text.data(), lower_text.size(), joined.data() + i, end - i))
       return false;
     i = end + 1;
   }
