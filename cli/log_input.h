@@ -12,7 +12,7 @@ namespace gpuerr::cli {
 
 /// Called, on the thread that called read_log, with runs of whole lines: `lines` holds them
 /// separated by '\n' (the last one lacks it); the first is line `first_line` (counting from 1). A
-/// line longer than kMaxLineBytes is cut there.
+/// line that spans two of the 1 MiB blocks read is cut at kMaxLineBytes; shorter ones come whole.
 using BlockSink = std::function<void(size_t first_line, std::string_view lines)>;
 
 /// Called now and then, on the reading thread, with the bytes read so far from the file
