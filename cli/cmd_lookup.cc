@@ -50,25 +50,26 @@ std::string message_of(const LookupOptions& options) {
   return message;
 }
 
-// `full` false reads only what --json and --brief print (Store::entry_heading).
-Answer answer(const query::Store& store, const query::Match& m, bool full) {
-  std::optional<Entry> entry = full ? store.entry(m.entry_id) : store.entry_heading(m.entry_id);
+// Every output of lookup prints only an entry's heading (Store::entry_heading); `gpuerr show`
+// prints the rest.
+Answer answer(const query::Store& store, const query::Match& m) {
+  std::optional<Entry> entry = store.entry_heading(m.entry_id);
   return {m, entry ? std::move(*entry) : Entry{}};
 }
 
 int run_lookup(const GlobalOptions& global, const LookupOptions& options) {
   const std::string message = message_of(options);
   const query::Store store(index_dir(global));
-  // Only the text output shows the closest entries below the confident ones, and more of each
-  // entry than its heading; reading them for --json or --brief would be wasted work.
-  const bool as_text = !global.json && !options.brief;
+  // Only the text output shows the closest entries below the confident ones; reading them for
+  // --json or --brief would be wasted work.
+  const bool show_closest = !global.json && !options.brief;
   std::vector<Answer> confident, closest;
   for (const query::Match& m : query::lookup(store, message)) {
     const bool sure = m.confidence >= query::kConfident;
     if (sure && static_cast<int>(confident.size()) < options.limit)
-      confident.push_back(answer(store, m, as_text));
-    else if (!sure && as_text && closest.size() < kClosestShown && m.confidence > 0)
-      closest.push_back(answer(store, m, true));
+      confident.push_back(answer(store, m));
+    else if (!sure && show_closest && closest.size() < kClosestShown && m.confidence > 0)
+      closest.push_back(answer(store, m));
   }
   if (global.json)
     print_json(std::cout, lookup_json(message, confident));

@@ -6,6 +6,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdio>
@@ -81,8 +82,11 @@ class Handoff {
   }
 
   // Reading side: copies a run of lines whose first is line `first_line`. Throws Stopped once the
-  // scanning side has given up.
+  // scanning side has given up, as does check_stopped(), called before each read.
   struct Stopped {};
+  void check_stopped() const {
+    if (stopped_) throw Stopped{};
+  }
   void write(size_t first_line, std::string_view run) {
     Run filled{take_free(), run.size(), first_line};
     if (filled.bytes.size() < run.size()) filled.bytes.resize(run.size());
@@ -118,7 +122,8 @@ class Handoff {
     if (error_) std::rethrow_exception(error_);
   }
 
-  // Scanning side, when it ends early (its sink threw): the reading side stops at its next write.
+  // Scanning side, when it ends early (its sink threw): the reading side stops at its next read or
+  // write (a read waiting on a quiet pipe returns first).
   void stop() {
     const std::lock_guard lock(mutex_);
     stopped_ = true;
@@ -146,7 +151,8 @@ class Handoff {
   std::condition_variable changed_;
   std::deque<std::vector<char>> free_;
   std::deque<Run> full_;
-  bool closed_ = false, stopped_ = false;
+  bool closed_ = false;
+  std::atomic<bool> stopped_ = false;  // also read without the mutex, by check_stopped()
   std::exception_ptr error_;
 };
 
@@ -162,11 +168,14 @@ size_t file_size(FILE* f) {
 // Raw blocks of the file, the first one already read (it told the format).
 class Blocks {
  public:
-  Blocks(FILE* file, const std::string& path, const ProgressSink& progress)
-      : file_(file), path_(path), progress_(progress), size_(file_size(file)), block_(kBlockBytes) {}
+  Blocks(FILE* file, const std::string& path, const ProgressSink& progress, const Handoff& out)
+      : file_(file), path_(path), progress_(progress), out_(out), size_(file_size(file)),
+        block_(kBlockBytes) {}
 
-  // The next block, empty at the end of the file.
+  // The next block, empty at the end of the file. Throws Handoff::Stopped once the scanning side
+  // has given up, so that a stream with no line breaks is not read to its end for nothing.
   std::string_view next() {
+    out_.check_stopped();
     const size_t n = std::fread(block_.data(), 1, block_.size(), file_);
     if (n == 0 && std::ferror(file_)) throw Error("reading log '" + path_ + "': " + std::strerror(errno));
     read_ += n;
@@ -180,6 +189,7 @@ class Blocks {
   FILE* file_;
   const std::string& path_;
   const ProgressSink& progress_;
+  const Handoff& out_;
   size_t size_, read_ = 0;
   std::vector<char> block_;
 };
@@ -224,8 +234,10 @@ void read_zstd(std::string_view first, Blocks& blocks, LineSplitter& lines) {
   size_t last = 0;
   for (std::string_view in = first; !in.empty(); in = blocks.next()) {
     ZSTD_inBuffer input{in.data(), in.size(), 0};
-    while (input.pos < input.size) {
-      ZSTD_outBuffer output{unpacked.data(), unpacked.size(), 0};
+    ZSTD_outBuffer output{unpacked.data(), unpacked.size(), unpacked.size()};
+    // Until the input is used up and no output is left pending (a full buffer may hide more).
+    while (input.pos < input.size || output.pos == output.size) {
+      output.pos = 0;
       last = ZSTD_decompressStream(z.get(), &output, &input);
       if (ZSTD_isError(last))
         throw Error("reading log '" + blocks.path() + "': " + ZSTD_getErrorName(last) +
@@ -239,7 +251,7 @@ void read_zstd(std::string_view first, Blocks& blocks, LineSplitter& lines) {
 
 // The reading thread's work: the whole file, decompressed and cut into lines, into `out`.
 void read_all(FILE* file, const std::string& path, const ProgressSink& progress, Handoff& out) {
-  Blocks blocks(file, path, progress);
+  Blocks blocks(file, path, progress, out);
   const BlockSink write = [&](size_t first_line, std::string_view run) {
     out.write(first_line, run);
   };
@@ -275,7 +287,7 @@ void read_log(const std::string& path, const BlockSink& each_block, const Progre
       handoff.close(std::current_exception());
     }
   });
-  // Destroyed before `reader` joins: if a sink throws, the reading thread must stop, not wait.
+  // Destroyed before `reader` joins: if a sink throws, the reading thread must stop, not read on.
   struct StopReading {
     Handoff& handoff;
     ~StopReading() { handoff.stop(); }

@@ -12,7 +12,10 @@ namespace gpuerr::cli {
 
 /// Called, on the thread that called read_log, with runs of whole lines: `lines` holds them
 /// separated by '\n' (the last one lacks it); the first is line `first_line` (counting from 1). A
-/// line that spans two of the 1 MiB blocks read is cut at kMaxLineBytes; shorter ones come whole.
+/// line longer than kMaxLineBytes may be cut there: it is when it spans two of the chunks the
+/// file is read or decompressed in (1 MiB read; up to 1 MiB inflated from .gz, 128 KiB from
+/// .zst), so a plain and a compressed copy of one log can differ past that length.
+inline constexpr size_t kMaxLineBytes = 64 * 1024;
 using BlockSink = std::function<void(size_t first_line, std::string_view lines)>;
 
 /// Called now and then, on the reading thread, with the bytes read so far from the file
@@ -21,8 +24,8 @@ using ProgressSink = std::function<void(size_t read, size_t size)>;
 
 /// Reads `path` ("-" for standard input). Throws gpuerr::Error naming the file when it cannot be
 /// opened or read, or a compressed stream is damaged or cut short; rethrows what `each_block`
-/// throws, after stopping the reading thread.
-inline constexpr size_t kMaxLineBytes = 64 * 1024;
+/// throws once the reading thread has stopped (at its next read: on a quiet pipe, when data or
+/// the end of the input arrives).
 void read_log(const std::string& path, const BlockSink& each_block,
               const ProgressSink& progress = nullptr);
 

@@ -54,7 +54,7 @@ class Store {
   /// The entry with this id, with every list field; nullopt when there is none.
   std::optional<Entry> entry(const std::string& id) const;
 
-  /// The entry as a lookup's answer shows it, read from fewer pages: no bodies, and of the lists
+  /// The entry as a lookup's answers show it, read from fewer pages: no bodies, and of the lists
   /// only codes and first actions (the other lists are empty); nullopt when there is none.
   std::optional<Entry> entry_heading(const std::string& id) const;
 

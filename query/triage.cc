@@ -143,8 +143,13 @@ struct Triage::Impl {
   }
 
   void read(const std::string& file, size_t line, std::string_view text) {
-    ++read_so_far.lines;
     read_so_far.bytes += text.size() + 1;
+    read_counted(file, line, text);
+  }
+
+  // A line whose bytes are already counted.
+  void read_counted(const std::string& file, size_t line, std::string_view text) {
+    ++read_so_far.lines;
     FileState& state = files[file];
     if (!worth_reading(text) && state.summary_lines_left == 0 && !save_patterns.match(text))
       return;
@@ -154,7 +159,8 @@ struct Triage::Impl {
   // Only the lines the filter reacts to are looked at one by one; the others are counted.
   void read_block(const std::string& file, size_t line, std::string_view block) {
     if (!save_patterns.empty()) {  // a site's own save lines may hold none of the filter's words
-      for_each_line(block, [&](std::string_view text) { read(file, line++, text); });
+      read_so_far.bytes += block.size() + 1;  // for_each_line drops the '\r' of a CRLF line
+      for_each_line(block, [&](std::string_view text) { read_counted(file, line++, text); });
       return;
     }
     FileState& state = files[file];

@@ -85,10 +85,13 @@ TEST_CASE("a log of many blocks reads the same plain, compressed and piped") {
               "yes 'step 2 loss 1.0' | head -n 200000 > b.log && cat a.log b.log > big.log && "
               "{ gzip -c a.log; gzip -c b.log; } > big.log.gz && zstd -q -c big.log > big.log.zst")
               .exit_code == 0);
-  for (const std::string input : {"big.log", "big.log.gz", "big.log.zst", "< big.log"}) {
-    CAPTURE(input);
-    const test::Run r = run_shell("cd " + dir + " && @gpuerr@ --index " +
-                                  test::bundled_index().string() + " triage --json " + input);
+  const std::string gpuerr =
+      "@gpuerr@ --index " + test::bundled_index().string() + " triage --json";
+  for (const std::string& command :
+       {gpuerr + " big.log", gpuerr + " big.log.gz", gpuerr + " big.log.zst",
+        "cat big.log | " + gpuerr, "cat big.log.gz | " + gpuerr}) {
+    CAPTURE(command);
+    const test::Run r = run_shell("cd " + dir + " && " + command);
     REQUIRE(r.exit_code == 0);
     const nlohmann::json j = nlohmann::json::parse(r.out);
     CHECK(j["lines"] == 400001);

@@ -174,17 +174,27 @@ TEST_CASE("repeats collapse into one event with a count") {
 TEST_CASE("a block of lines counts its lines and bytes as line by line does") {
   const std::string block =
       "step 1 loss 2.0\n[rank4]:RuntimeError: CUDA error: misaligned address\nstep 2\n\nstep 3";
-  for (const std::string& text : {block, block + "\n", "\n" + block}) {
-    CAPTURE(text);
-    Triage whole(test::bundled_store()), by_line(test::bundled_store());
-    whole.add_lines("r.log", 1, text);
-    size_t line = 1;
-    for_each_line(text, [&](std::string_view l) { by_line.add_line("r.log", line++, l); });
-    const TriageReport a = whole.report(), b = by_line.report();
-    CHECK(a.lines == b.lines);
-    CHECK(a.bytes == b.bytes);
-    REQUIRE(a.first_fault);
-    CHECK(a.first_fault->line == b.first_fault->line);
+  std::string crlf;
+  for (const char c : block) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  // Without and with a site's own save pattern: the second reads every line one by one.
+  for (const std::vector<std::string>& saves : {std::vector<std::string>{}, {"my save done"}}) {
+    for (const std::string& text : {block, block + "\n", "\n" + block, crlf}) {
+      CAPTURE(text);
+      CAPTURE(saves.size());
+      Triage whole(test::bundled_store(), saves), by_line(test::bundled_store(), saves);
+      whole.add_lines("r.log", 1, text);
+      size_t line = 1, start = 0;
+      for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+        by_line.add_line("r.log", line++, std::string_view(text).substr(start, end - start));
+      by_line.add_line("r.log", line, std::string_view(text).substr(start));
+      const TriageReport a = whole.report(), b = by_line.report();
+      CHECK(a.lines == b.lines);
+      CHECK(a.lines == line);
+      CHECK(a.bytes == b.bytes);
+      CHECK(a.bytes == text.size() + 1);
+      REQUIRE(a.first_fault);
+      CHECK(a.first_fault->line == b.first_fault->line);
+    }
   }
 }
 
