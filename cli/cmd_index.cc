@@ -66,7 +66,7 @@ int run_index(const IndexOptions& options) {
 
 }  // namespace
 
-void add_index_command(CLI::App& app, Runner& run) {
+void add_index_command(CLI::App& app, const GlobalOptions&, Runner& run) {
   auto options = std::make_shared<IndexOptions>();
   CLI::App* sub = app.add_subcommand("index", "Check kb/ directories and write an index");
   sub->add_option("--kb", options->kb_dirs,
@@ -75,7 +75,7 @@ void add_index_command(CLI::App& app, Runner& run) {
   sub->callback([&run, options] { run = [options] { return run_index(*options); }; });
 }
 
-void add_lint_command(CLI::App& app, Runner& run) {
+void add_lint_command(CLI::App& app, const GlobalOptions&, Runner& run) {
   auto options = std::make_shared<IndexOptions>();
   CLI::App* sub = app.add_subcommand("lint", "Check kb/ directories; print each problem as "
                                              "file:line: message");

@@ -43,21 +43,22 @@ int exit_now(int code);
 /// bytes; returns nullopt, having read no more than limit + 1 bytes, when there is more.
 std::optional<std::string> read_stdin(size_t limit);
 
-// One function per subcommand, each in cli/cmd_<name>.cc.
+// One function per subcommand, each in cli/cmd_<name>.cc (add_triage_command adds redact too).
+// main.cc lists them with their names.
 void add_lookup_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_show_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_list_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_env_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_faq_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_stats_command(CLI::App& app, const GlobalOptions& global, Runner& run);
-void add_index_command(CLI::App& app, Runner& run);
+void add_index_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_doctor_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_eval_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_triage_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 void add_export_command(CLI::App& app, const GlobalOptions& global, Runner& run);
+void add_lint_command(CLI::App& app, const GlobalOptions& global, Runner& run);
 
 /// What `--version` prints: the program, and the index it would use (or why it cannot).
 std::string version_text(const GlobalOptions& global);
-void add_lint_command(CLI::App& app, Runner& run);
 
 }  // namespace gpuerr::cli

@@ -50,6 +50,32 @@ TEST_CASE("exit codes: 0 answered, 1 no confident match, 2 error") {
   }
 }
 
+TEST_CASE("every subcommand the help lists runs as itself, never as a lookup of its name") {
+  // main.cc builds only the subcommand a command line names; a subcommand missing from its list
+  // would be read as the default command's message.
+  const test::Run help = run_gpuerr({"--help"});
+  REQUIRE(help.exit_code == 0);
+  const size_t list = help.out.find("Subcommands:\n");
+  REQUIRE(list != std::string::npos);
+  std::vector<std::string> names;
+  for (size_t at = list + 13; at < help.out.size();) {
+    const size_t end = std::min(help.out.find('\n', at), help.out.size());
+    const std::string line = help.out.substr(at, end - at);
+    if (line.starts_with("  ") && line.size() > 2 && line[2] != ' ')
+      names.push_back(line.substr(2, line.find(' ', 2) - 2));
+    at = end + 1;
+  }
+  CHECK(names.size() >= 12);
+  for (const std::string& name : names) {
+    CAPTURE(name);
+    const test::Run r = run_gpuerr(with_index({"--json", name}));
+    CHECK(r.out.find("\"query\":\"" + name + "\"") == std::string::npos);
+  }
+  // And the default command still takes a message that is no subcommand's name.
+  const test::Run lookup = run_gpuerr(with_index({"--json", "triage failed"}));
+  CHECK(lookup.out.find("\"query\":\"triage failed\"") != std::string::npos);
+}
+
 TEST_CASE("lookup --json prints the documented shape, confident matches only") {
   const test::Run r = run_gpuerr(
       with_index({"lookup", "--json", "RuntimeError: CUDA error: device-side assert triggered"}));
