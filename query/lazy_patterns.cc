@@ -1,6 +1,8 @@
 #include "query/lazy_patterns.h"
 
 #include <algorithm>
+#include <cassert>
+#include <cstring>
 
 #include <re2/re2.h>
 
@@ -24,7 +26,11 @@ bool has_digit(std::string_view text) {
 LazyPatterns::LazyPatterns(std::vector<GuardedPattern> table)
     : table_(std::move(table)),
       once_(std::make_unique<std::once_flag[]>(table_.size())),
-      compiled_(table_.size()) {}
+      compiled_(table_.size()) {
+  for ([[maybe_unused]] const GuardedPattern& p : table_)
+    assert(std::all_of(p.regex, p.regex + std::strlen(p.regex),
+                       [](char c) { return static_cast<unsigned char>(c) < 0x80; }));
+}
 
 LazyPatterns::~LazyPatterns() = default;
 
@@ -34,7 +40,15 @@ bool LazyPatterns::may_match(size_t i, std::string_view text) const {
 }
 
 const re2::RE2& LazyPatterns::operator[](size_t i) const {
-  std::call_once(once_[i], [&] { compiled_[i] = std::make_unique<re2::RE2>(table_[i].regex); });
+  std::call_once(once_[i], [&] {
+    // Latin-1: an ASCII pattern matches the same text as in UTF-8, but [^\n] or \S is one byte
+    // range instead of a UTF-8 automaton, so a counted repeat compiles a third the size (the
+    // math-library status pattern: 1,066 -> 426 instructions, 0.5 -> 0.17 ms). A repeat counts
+    // bytes rather than characters, and an invalid UTF-8 byte is just a byte.
+    re2::RE2::Options options;
+    options.set_encoding(re2::RE2::Options::EncodingLatin1);
+    compiled_[i] = std::make_unique<re2::RE2>(table_[i].regex, options);
+  });
   return *compiled_[i];
 }
 

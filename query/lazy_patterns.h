@@ -21,7 +21,8 @@ bool contains_any(std::string_view text, std::string_view alternatives);
 bool has_digit(std::string_view text);
 
 /// One pattern of a table: the texts one of which it cannot match without ("" when there are
-/// none worth checking), the RE2 pattern, and whether it cannot match a text without a digit.
+/// none worth checking), the RE2 pattern (ASCII only: it is compiled as Latin-1), and whether it
+/// cannot match a text without a digit.
 struct GuardedPattern {
   const char* needs;
   const char* regex;
