@@ -195,8 +195,8 @@ namespace {
 // An entry's columns as stored, the bodies last; `bodies` false leaves them empty, so that SQLite
 // need not read the overflow pages they fill.
 std::string select_entries(bool bodies) {
-  return std::string("SELECT id, kind, title, category, poisons_context, hardware, hardware_evidence, "
-                     "role, env_name, env_values, env_default, file, layer, ") +
+  return std::string("SELECT id, kind, title, category, poisons_context, hardware, "
+                     "hardware_evidence, role, env_name, env_values, env_default, file, layer, ") +
          (bodies ? "body_markdown, body_html" : "'', ''") + " FROM entries ";
 }
 
@@ -358,7 +358,8 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
       // A pattern that does not compile never matches; the lint reports it before indexing.
       found = pattern.ok() && re2::RE2::PartialMatch(text, pattern);
     }
-    if (found) out.push_back({rows.text(1), std::move(signature), static_cast<size_t>(rows.integer(5))});
+    if (found)
+      out.push_back({rows.text(1), std::move(signature), static_cast<size_t>(rows.integer(5))});
   }
   return out;
 }
@@ -392,11 +393,21 @@ std::vector<TextHit> Store::search(const std::string& text, Kind kind, int limit
     if (known.size() > kMaxQueryTerms) known.resize(kMaxQueryTerms);
     std::vector<Xapian::Query> parts;
     for (const auto& [df, term] : known) parts.emplace_back(term);
-    const Xapian::Query filter(std::string(schema::kPrefixKind) + kind_name(kind));
+    const Xapian::Query words_query(Xapian::Query::OP_OR, parts.begin(), parts.end());
+    const auto kind_term = [](Kind k) {
+      return Xapian::Query(std::string(schema::kPrefixKind) + kind_name(k));
+    };
     Xapian::Enquire enquire(impl_->xapian);
-    enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER,
-                                    Xapian::Query(Xapian::Query::OP_OR, parts.begin(), parts.end()),
-                                    filter));
+    if (kind == Kind::kError) {
+      // Every entry has one kind, and errors are nearly all of them: leaving out the few others
+      // reads two short posting lists instead of filtering through the errors' long one (on
+      // 10,000 entries, 4.5 M -> 3.9 M instructions in the search).
+      const Xapian::Query others(Xapian::Query::OP_OR, kind_term(Kind::kEnv),
+                                 kind_term(Kind::kFaq));
+      enquire.set_query(Xapian::Query(Xapian::Query::OP_AND_NOT, words_query, others));
+    } else {
+      enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, words_query, kind_term(kind)));
+    }
     std::vector<TextHit> out;
     const Xapian::MSet hits = enquire.get_mset(0, limit);
     for (auto h = hits.begin(); h != hits.end(); ++h)
