@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -67,7 +68,8 @@ struct Store::Impl {
   mutable std::map<long long, std::unique_ptr<re2::RE2>> patterns;
   mutable std::mutex unkeyed_mutex;
   mutable bool unkeyed_read = false;
-  mutable std::vector<std::pair<long long, std::string>> unkeyed;
+  mutable std::string unkeyed_lines;  // the stored row, which `unkeyed` points into
+  mutable std::vector<std::pair<long long, std::string_view>> unkeyed;
 
   ~Impl() {
     statements.clear();  // a connection with statements left does not close
@@ -83,16 +85,19 @@ struct Store::Impl {
 
   // The signatures with no key: rowid and literals of each, read from their one row on first
   // use (schema.h).
-  const std::vector<std::pair<long long, std::string>>& unkeyed_signatures() const {
+  const std::vector<std::pair<long long, std::string_view>>& unkeyed_signatures() const {
     const std::lock_guard<std::mutex> lock(unkeyed_mutex);
     if (!unkeyed_read) {
       Rows rows(statements, dir, "SELECT lines FROM unkeyed_signatures");
-      const std::string lines = rows.next() ? rows.text(0) : std::string();
+      unkeyed_lines = rows.next() ? rows.text(0) : std::string();
+      const std::string_view lines = unkeyed_lines;
       for (size_t i = 0; i < lines.size();) {
         const size_t tab = std::min(lines.find('\t', i), lines.size());
         const size_t end = std::min(lines.find('\n', tab), lines.size());
-        unkeyed.emplace_back(std::atoll(lines.substr(i, tab - i).c_str()),
-                             lines.substr(std::min(tab + 1, end), end - std::min(tab + 1, end)));
+        const size_t literals = std::min(tab + 1, end);
+        long long row = 0;
+        std::from_chars(lines.data() + i, lines.data() + tab, row);
+        unkeyed.emplace_back(row, lines.substr(literals, end - literals));
         i = end + 1;
       }
       unkeyed_read = true;
