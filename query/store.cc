@@ -169,6 +169,9 @@ struct Store::Impl {
     return out;
   }
 
+  // One entry, whole or (`whole` false) only its heading: no bodies, codes and first actions.
+  std::optional<Entry> read_entry(const std::string& id, bool whole) const;
+
   // The lists, list by list, each in its order, in one statement (one to prepare and step
   // instead of six); only codes and first actions when `all` is false.
   void fill_lists(Entry& e, bool all = true) const {
@@ -255,22 +258,21 @@ IndexInfo Store::info() const {
   return info;
 }
 
-std::optional<Entry> Store::entry(const std::string& id) const {
-  Rows rows(impl_->statements, impl_->dir, (select_entries(true) + "WHERE id = ?").c_str());
+std::optional<Entry> Store::Impl::read_entry(const std::string& id, bool whole) const {
+  Rows rows(statements, dir, (select_entries(whole) + "WHERE id = ?").c_str());
   rows.bind(id);
   if (!rows.next()) return std::nullopt;
   Entry e = entry_from(rows);
-  impl_->fill_lists(e);
+  fill_lists(e, whole);
   return e;
 }
 
+std::optional<Entry> Store::entry(const std::string& id) const {
+  return impl_->read_entry(id, true);
+}
+
 std::optional<Entry> Store::entry_heading(const std::string& id) const {
-  Rows rows(impl_->statements, impl_->dir, (select_entries(false) + "WHERE id = ?").c_str());
-  rows.bind(id);
-  if (!rows.next()) return std::nullopt;
-  Entry e = entry_from(rows);
-  impl_->fill_lists(e, false);
-  return e;
+  return impl_->read_entry(id, false);
 }
 
 std::vector<Entry> Store::entries(std::optional<Kind> kind) const {
