@@ -278,6 +278,28 @@ bool contains_literals(std::string_view lower_text, std::string_view joined) {
   return true;
 }
 
+namespace {
+
+size_t byte_pair(char a, char b) {
+  return static_cast<size_t>(static_cast<unsigned char>(a)) << 8 | static_cast<unsigned char>(b);
+}
+
+}  // namespace
+
+LiteralText::LiteralText(std::string_view lower_text) : text_(lower_text) {
+  for (size_t i = 1; i < text_.size(); ++i) pairs_.set(byte_pair(text_[i - 1], text_[i]));
+}
+
+bool LiteralText::contains(std::string_view joined) const {
+  for (size_t i = 0; i < joined.size();) {
+    const size_t end = std::min(joined.find(' ', i), joined.size());
+    for (size_t j = i + 1; j < end; ++j)
+      if (!pairs_.test(byte_pair(joined[j - 1], joined[j]))) return false;
+    i = end + 1;
+  }
+  return contains_literals(text_, joined);
+}
+
 std::string signature_anchor(std::string_view signature) {
   std::string best;
   for (std::string& piece : signature_literals(signature))

@@ -3,6 +3,7 @@
 // match?) and by lookup (which entries does this text match?). Knows nothing of entries.
 #pragma once
 
+#include <bitset>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,20 @@ std::string joined_literals(std::string_view signature);
 
 /// Whether each space-separated piece of `joined` occurs in `lower_text` (lower-cased).
 bool contains_literals(std::string_view lower_text, std::string_view joined);
+
+/// contains_literals() for trying many signatures on one text: it first looks up the pieces'
+/// byte pairs in the set of the text's, which tells most pieces absent without searching (a
+/// one-line lookup tries 350 signatures that have no word to select them by).
+class LiteralText {
+ public:
+  /// `lower_text` must outlive this.
+  explicit LiteralText(std::string_view lower_text);
+  bool contains(std::string_view joined) const;
+
+ private:
+  std::string_view text_;
+  std::bitset<1 << 16> pairs_;  // bit (a << 8 | b): the text has byte a followed by byte b
+};
 
 /// The longest of signature_literals(): one piece of text any match must contain, e.g.
 /// "misaligned" for "CUDA error: misaligned address"; empty when none can be told.

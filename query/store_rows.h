@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 #include <sqlite3.h>
 
@@ -65,9 +66,20 @@ class Rows {
   Rows(const Rows&) = delete;
   Rows& operator=(const Rows&) = delete;
 
-  Rows& bind(const std::string& text) {
+  Rows& bind(std::string_view text) {
     sqlite3_bind_text(stmt_, ++bound_, text.data(), static_cast<int>(text.size()),
                       SQLITE_TRANSIENT);
+    return *this;
+  }
+  Rows& bind(long long number) {
+    sqlite3_bind_int64(stmt_, ++bound_, number);
+    return *this;
+  }
+  /// Starts the statement over, to be bound and stepped again.
+  Rows& restart() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    bound_ = 0;
     return *this;
   }
   /// Steps to the next row; false when there is none.

@@ -99,6 +99,22 @@ TEST_CASE("the literal pieces and key words are text every match must contain") 
   }
 }
 
+TEST_CASE("literal pieces are found in a text with or without its byte pairs looked up first") {
+  const std::string text = "cuda error: an illegal memory access\twas encountered \xc3\xa9!";
+  const LiteralText literal_text(text);
+  for (const std::string joined :
+       {"cuda error:", "illegal memory access", "illegal access", "access\twas", "d!",
+        "encountered", "encountere", "countered x", "\xc3\xa9!", "\xa9\xc3", "x", "c", "!",
+        "cuda  error:", "", "ac", "ca", "memory accss", "s!", "lmem"}) {
+    CAPTURE(joined);
+    CHECK(literal_text.contains(joined) == contains_literals(text, joined));
+  }
+  CHECK(literal_text.contains("illegal memory"));
+  CHECK_FALSE(literal_text.contains("illegal address"));
+  CHECK_FALSE(LiteralText("").contains("a"));
+  CHECK(LiteralText("").contains(""));
+}
+
 TEST_CASE("the anchor is the longest literal piece") {
   CHECK(signature_anchor("CUDA error: misaligned address") == "misaligned");
   CHECK(signature_anchor("re:(foo|bar) failed") == "failed");
