@@ -8,6 +8,8 @@
 
 #include <re2/re2.h>
 
+#include "query/lazy_patterns.h"
+
 namespace gpuerr::query {
 namespace {
 
@@ -24,20 +26,50 @@ std::optional<double> parse_size(const std::string& number, const std::string& u
   return value * std::pow(binary || unit.size() == 1 ? 1024.0 : 1000.0, double(power + 1));
 }
 
-// The first size after `label_regex` in `text` (the label's own capture groups must be
-// non-capturing), in bytes.
-std::optional<double> size_after(std::string_view text, const std::string& label_regex) {
-  const RE2 re(label_regex + R"(\s*)" + kSize, RE2::Quiet);
-  std::string number, unit;
-  if (!RE2::PartialMatch(text, re, &number, &unit)) return std::nullopt;
-  return parse_size(number, unit);
+// The sizes an out-of-memory report gives, each found by the words that label it: the first size
+// after (or before) the label, in bytes. A label's pattern is compiled only for a report that
+// holds its plain words (compiling all of them for every report cost a quarter of a lookup).
+enum SizeLabel { kRequested, kTotal, kFree, kInUse, kAllocated, kAllocatedOf, kReservedTotal,
+                 kUnallocated };
+
+struct SizeLabelPattern {
+  const char* needs;  // lower-case words the label cannot match without ('|': one of them)
+  const char* label;  // RE2; its groups non-capturing
+  bool size_first;    // the size comes before the label ("6.88 MiB is free")
+};
+
+// In SizeLabel's order.
+constexpr SizeLabelPattern kSizeLabels[] = {
+    {"allocat", R"((?i)(?:Tried to allocate|trying to allocate|allocating))", false},
+    {"gpu ", R"((?:GPU \d+ has a total capacity of|GPU \d+ has a total capacty of|GPU \d+;))", false},
+    {"free", R"((?:free\b|is free))", true},
+    {"this process has", R"(this process has)", false},
+    {"is allocated by pytorch|already allocated", R"((?:is allocated by PyTorch|already allocated))", true},
+    {"of the allocated memory", R"(Of the allocated memory)", false},
+    {"reserved in total by pytorch", R"(reserved in total by PyTorch)", true},
+    {"is reserved by pytorch but unallocated", R"(is reserved by PyTorch but unallocated)", true},
+};
+
+const LazyPatterns& size_patterns() {
+  static const auto& patterns = *new LazyPatterns([] {
+    std::vector<GuardedPattern> table;
+    for (const SizeLabelPattern& l : kSizeLabels)
+      table.push_back({l.needs,
+                       l.size_first ? std::string(kSize) + R"(\s*)" + l.label
+                                    : std::string(l.label) + R"(\s*)" + kSize,
+                       true});
+    return table;
+  }());
+  return patterns;
 }
 
-// A size printed after what it measures ("6.88 MiB is free"), in bytes.
-std::optional<double> size_before(std::string_view text, const std::string& label_regex) {
-  const RE2 re(std::string(kSize) + R"(\s*)" + label_regex, RE2::Quiet);
+// The size labelled `label` in `report`; `lower_report` is the report in lower case.
+std::optional<double> labelled_size(std::string_view report, std::string_view lower_report,
+                                    SizeLabel label) {
+  const LazyPatterns& patterns = size_patterns();
+  if (!patterns.may_match(label, lower_report)) return std::nullopt;
   std::string number, unit;
-  if (!RE2::PartialMatch(text, re, &number, &unit)) return std::nullopt;
+  if (!RE2::PartialMatch(report, patterns[label], &number, &unit)) return std::nullopt;
   return parse_size(number, unit);
 }
 
@@ -72,14 +104,17 @@ std::optional<Analysis> analyse_memory(std::string_view text) {
   // The report may be wrapped over a few lines; read from its start onwards.
   const std::string_view report = text.substr(at, 2000);
   Analysis a{"memory", line, {}, {}};
-  const auto requested = size_after(report, R"((?i)(?:Tried to allocate|trying to allocate|allocating))");
-  const auto total = size_after(report, R"((?:GPU \d+ has a total capacity of|GPU \d+ has a total capacty of|GPU \d+;))");
-  auto free = size_before(report, R"((?:free\b|is free))");
-  const auto in_use = size_after(report, R"(this process has)");
-  auto allocated = size_before(report, R"((?:is allocated by PyTorch|already allocated))");
-  if (!allocated) allocated = size_after(report, R"(Of the allocated memory)");
-  const auto reserved_total = size_before(report, R"(reserved in total by PyTorch)");
-  std::optional<double> unallocated = size_before(report, R"(is reserved by PyTorch but unallocated)");
+  std::string lower(report);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto size = [&](SizeLabel label) { return labelled_size(report, lower, label); };
+  const auto requested = size(kRequested);
+  const auto total = size(kTotal);
+  const auto free = size(kFree);
+  const auto in_use = size(kInUse);
+  auto allocated = size(kAllocated);
+  if (!allocated) allocated = size(kAllocatedOf);
+  const auto reserved_total = size(kReservedTotal);
+  std::optional<double> unallocated = size(kUnallocated);
   if (!unallocated && reserved_total && allocated) unallocated = *reserved_total - *allocated;
   auto add = [&](const char* name, const std::optional<double>& bytes) {
     if (bytes) a.figures.emplace_back(name, human_size(*bytes));

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cstring>
 
 #include <re2/re2.h>
 
@@ -28,7 +27,7 @@ LazyPatterns::LazyPatterns(std::vector<GuardedPattern> table)
       once_(std::make_unique<std::once_flag[]>(table_.size())),
       compiled_(table_.size()) {
   for ([[maybe_unused]] const GuardedPattern& p : table_)
-    assert(std::all_of(p.regex, p.regex + std::strlen(p.regex),
+    assert(std::all_of(p.regex.begin(), p.regex.end(),
                        [](char c) { return static_cast<unsigned char>(c) < 0x80; }));
 }
 

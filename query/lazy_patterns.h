@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <mutex>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,7 +26,7 @@ bool has_digit(std::string_view text);
 /// cannot match a text without a digit.
 struct GuardedPattern {
   const char* needs;
-  const char* regex;
+  std::string regex;
   bool needs_digit = false;
 };
 
