@@ -43,7 +43,8 @@ CREATE TABLE signatures (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, signature
   literals TEXT NOT NULL,  -- joined_literals(signature): pieces joined by single spaces
   letters INTEGER NOT NULL,  -- signature_letters(signature)
   key TEXT NOT NULL);      -- the rarest of signature_keys(signature); '' when it has none
-CREATE INDEX signatures_by_key ON signatures(key);
+-- With the literals, so that a lookup tells a key's signatures it can skip from the index alone.
+CREATE INDEX signatures_by_key ON signatures(key, literals);
 -- The signatures with no key, all in one row, so that a lookup reads them in one go rather than
 -- row by row: for each, a line of its rowid above, a tab and its literals.
 CREATE TABLE unkeyed_signatures (lines TEXT NOT NULL);

@@ -332,34 +332,16 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
   }
   const LiteralText literal_text(lower);
   const std::optional<std::string> folded = fold_for_plain_match(text);
-  // The hits, each with its place in its entry's list, to come out in the catalogue's order.
-  std::vector<std::pair<long long, SignatureHit>> found;
-  const auto try_row = [&](const Rows& row) {
-    if (!literal_text.contains(row.text(4))) return;
-    std::string signature = row.text(2);
-    bool matched = false;
-    if (std::optional<std::string> plain = folded ? plain_signature(signature) : std::nullopt) {
-      matched = folded->find(*plain) != std::string::npos;
-    } else {
-      const re2::RE2& pattern = impl_->pattern(row.integer(0), row.text(3));
-      // A pattern that does not compile never matches; the lint reports it before indexing.
-      matched = pattern.ok() && re2::RE2::PartialMatch(text, pattern);
-    }
-    if (matched)
-      found.push_back({row.integer(6),
-                       {row.text(1), std::move(signature), static_cast<size_t>(row.integer(5))}});
-  };
-  // One small statement stepped once per word (or unkeyed row) costs less to prepare than one
-  // statement taking them all as a list (json_each and a UNION: a quarter of a one-line lookup).
-  constexpr const char* kColumns =
-      "SELECT rowid, entry_id, signature, regex, literals, letters, ord FROM signatures ";
-  Rows by_key(impl_->statements, impl_->dir, (std::string(kColumns) + "WHERE key = ?1").c_str());
+  // The signatures whose literal pieces all occur in the text: those keyed by one of its words,
+  // read from the key's index alone, and those with no key.
+  std::vector<long long> candidates;
+  Rows by_key(impl_->statements, impl_->dir,
+              "SELECT rowid, literals FROM signatures WHERE key = ?1");
   for (const std::string_view word : words) {
     by_key.restart().bind(word);
-    while (by_key.next()) try_row(by_key);
+    while (by_key.next())
+      if (literal_text.contains(by_key.view(1))) candidates.push_back(by_key.integer(0));
   }
-  // The signatures with no key whose literals the text holds.
-  Rows by_row(impl_->statements, impl_->dir, (std::string(kColumns) + "WHERE rowid = ?1").c_str());
   const std::string_view unkeyed = impl_->unkeyed_signatures();
   for (size_t i = 0; i < unkeyed.size();) {
     const size_t tab = std::min(unkeyed.find('\t', i), unkeyed.size());
@@ -368,10 +350,29 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
     if (literal_text.contains(unkeyed.substr(literals, end - literals))) {
       long long row = 0;
       std::from_chars(unkeyed.data() + i, unkeyed.data() + tab, row);
-      by_row.restart().bind(row);
-      while (by_row.next()) try_row(by_row);
+      candidates.push_back(row);
     }
     i = end + 1;
+  }
+  // The hits, each with its place in its entry's list, to come out in the catalogue's order.
+  std::vector<std::pair<long long, SignatureHit>> found;
+  Rows by_row(impl_->statements, impl_->dir,
+              "SELECT entry_id, signature, regex, letters, ord FROM signatures WHERE rowid = ?1");
+  for (const long long row : candidates) {
+    by_row.restart().bind(row);
+    if (!by_row.next()) continue;
+    std::string signature = by_row.text(1);
+    bool matched = false;
+    if (std::optional<std::string> plain = folded ? plain_signature(signature) : std::nullopt) {
+      matched = folded->find(*plain) != std::string::npos;
+    } else {
+      const re2::RE2& pattern = impl_->pattern(row, by_row.text(2));
+      // A pattern that does not compile never matches; the lint reports it before indexing.
+      matched = pattern.ok() && re2::RE2::PartialMatch(text, pattern);
+    }
+    if (matched)
+      found.push_back({by_row.integer(4), {by_row.text(0), std::move(signature),
+                                           static_cast<size_t>(by_row.integer(3))}});
   }
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
     return std::tie(a.second.entry_id, a.first) < std::tie(b.second.entry_id, b.first);

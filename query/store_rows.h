@@ -93,6 +93,11 @@ class Rows {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
     return p ? std::string(p, sqlite3_column_bytes(stmt_, column)) : std::string();
   }
+  /// The column's text, valid until the next step.
+  std::string_view view(int column) const {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+    return p ? std::string_view(p, sqlite3_column_bytes(stmt_, column)) : std::string_view();
+  }
   long long integer(int column) const { return sqlite3_column_int64(stmt_, column); }
 
  private:
