@@ -27,6 +27,10 @@ TEST_CASE("error names and numbers in context become code keys") {
        {"cudaapierror", "cuda_apierror", "cumemcpydtoh", "cu_memcpy_dto_h", "unknown_cuda_error",
         "cu:716"}},
       {"CUDAdrv.CuError(code=700, meta=nothing)", {"cuerror", "cu_error", "cu:700"}},
+      {"[201] Call to cuDevicePrimaryCtxRetain results in CUDA_ERROR_INVALID_CONTEXT",
+       {"cudeviceprimaryctxretain", "cu_device_primary_ctx_retain", "cuda_error_invalid_context",
+        "cu:201"}},
+      {"[2] Call to cudaMalloc failed", {"cudamalloc", "cuda_malloc"}},  // the runtime's, not cu
       // math libraries and NCCL: the number after the status word, not the line number
       {"CUSPARSE API failed at line 130 with error: internal error (7)", {"cusparse:7"}},
       {"CURAND failure 105: (see curand.h)", {"curand:105"}},
