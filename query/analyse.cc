@@ -50,6 +50,8 @@ constexpr SizeLabelPattern kSizeLabels[] = {
     {"is reserved by pytorch but unallocated", R"(is reserved by PyTorch but unallocated)", true},
 };
 
+static_assert(std::size(kSizeLabels) == kUnallocated + 1, "one pattern per SizeLabel");
+
 const LazyPatterns& size_patterns() {
   static const auto& patterns = *new LazyPatterns([] {
     std::vector<GuardedPattern> table;

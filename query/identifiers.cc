@@ -14,11 +14,13 @@ namespace {
 // Numbers mean nothing alone; these are the contexts that say which table a number is from.
 // Each is (family, needs, regex): the key prefix, e.g. "xid" (empty: the pattern's first group
 // names it); the lower-case texts, one of which the pattern cannot match without; the pattern,
-// whose last capture group is the number. The patterns read the text in lower case, so they are
-// written in lower case: (?i) would cost a third more to compile.
+// whose last capture group is the number. Most patterns read the text in lower case, so they are
+// written in lower case ((?i) would cost a third more to compile); those that need a capital
+// letter to tell a name read it as written.
 struct NumberContext {
   const char* family;
   GuardedPattern pattern;
+  bool as_written = false;
 };
 
 const std::vector<NumberContext> kNumberContexts = {
@@ -36,13 +38,13 @@ const std::vector<NumberContext> kNumberContexts = {
     // "Check failed: error == cudaSuccess (2 vs. 0)" (Caffe and glog), "Return value 46 from
     // 'cudaStreamCreate(...)'"
     {"cuda", {"cudasuccess", R"(\bcudasuccess\s*\((\d+)\s*vs\.?\s*0\))"}},
-    {"cuda", {"return value", R"(\breturn value (\d+) from '?cuda[a-z])"}},
+    {"cuda", {"return value", R"(\bReturn value (\d+) from '?cuda[A-Z])"}, true},
     // "CUresult 700", "CUDA_ERROR 700", "cuda driver error 700"
     {"cu", {"curesult|cuda driver", R"(\b(?:curesult|cuda\s+driver\s+error)\s*[:=#]?\s*\(?(\d+)\b)"}},
     // Numba "[716] Call to cuMemcpyDtoH results in ...", Julia "CuError(code=700, ...)",
-    // "CUresult error  result=2". A driver function is "cu" and a word that is not "da...":
-    // "[700] Call to cudaMalloc" is the runtime's.
-    {"cu", {"call to cu", R"(\[(\d+)\]\s*call to cu(?:[a-ce-z]|d[b-z]))"}},
+    // "CUresult error  result=2". A driver function is "cu" and a capital ("cuD3D11GetDevice"):
+    // "cudaMalloc" is the runtime's, "cublasCreate" a library's.
+    {"cu", {"call to cu", R"(\[(\d+)\]\s*Call to cu[A-Z])"}, true},
     {"cu", {"cudaapierror", R"(\bcudaapierror: \[(\d+)\])"}},
     {"cu", {"cuerror", R"(\bcuerror\(code\s*=\s*(\d+))"}},
     {"cu", {"curesult", R"(\bcuresult\b[^\n]{0,40}?\bresult\s*=\s*(\d+))"}},
@@ -129,7 +131,8 @@ std::vector<std::string> code_keys(std::string_view text) {
     if (!patterns.may_match(i, lower)) continue;
     const NumberContext& c = kNumberContexts[i];
     const RE2& pattern = patterns[i];
-    re2::StringPiece input(lower.data(), lower.size());
+    const std::string_view read = c.as_written ? text : std::string_view(lower);
+    re2::StringPiece input(read.data(), read.size());
     std::string family = c.family, number;
     const bool named = !family.empty();
     while (named ? RE2::FindAndConsume(&input, pattern, &number)

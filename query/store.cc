@@ -103,6 +103,8 @@ struct Store::Impl {
     // SQLite's page cache starts by writing into 20 pages' worth of memory at once, while a
     // lookup reads about 25 pages in all: taking pages one by one saves 30 of its ~380 page
     // faults. Possible only before SQLite's first use in the process; later it just says no.
+    // (sqlite3_config must not run while another thread is inside SQLite: a program that uses
+    // SQLite elsewhere opens its first Store before starting threads that do.)
     static const int one_page_at_a_time = sqlite3_config(SQLITE_CONFIG_PAGECACHE, nullptr, 0, 0);
     (void)one_page_at_a_time;
     const int rc = sqlite3_open_v2(uri_path(path).c_str(), &db,
@@ -342,6 +344,8 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
     while (by_key.next())
       if (literal_text.contains(by_key.view(1))) candidates.push_back(by_key.integer(0));
   }
+  // (Their lines are read again by every lookup: about 350 short lines, cheaper than the
+  // LiteralText checks they feed.)
   const std::string_view unkeyed = impl_->unkeyed_signatures();
   for (size_t i = 0; i < unkeyed.size();) {
     const size_t tab = std::min(unkeyed.find('\t', i), unkeyed.size());
@@ -355,7 +359,11 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
     i = end + 1;
   }
   // The hits, each with its place in its entry's list, to come out in the catalogue's order.
-  std::vector<std::pair<long long, SignatureHit>> found;
+  struct Found {
+    long long ord;
+    SignatureHit hit;
+  };
+  std::vector<Found> found;
   Rows by_row(impl_->statements, impl_->dir,
               "SELECT entry_id, signature, regex, letters, ord FROM signatures WHERE rowid = ?1");
   for (const long long row : candidates) {
@@ -374,11 +382,11 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
       found.push_back({by_row.integer(4), {by_row.text(0), std::move(signature),
                                            static_cast<size_t>(by_row.integer(3))}});
   }
-  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.second.entry_id, a.first) < std::tie(b.second.entry_id, b.first);
+  std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
+    return std::tie(a.hit.entry_id, a.ord) < std::tie(b.hit.entry_id, b.ord);
   });
   std::vector<SignatureHit> out;
-  for (auto& [ord, hit] : found) out.push_back(std::move(hit));
+  for (Found& f : found) out.push_back(std::move(f.hit));
   return out;
 }
 

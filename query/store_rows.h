@@ -67,8 +67,9 @@ class Rows {
   Rows& operator=(const Rows&) = delete;
 
   Rows& bind(std::string_view text) {
-    sqlite3_bind_text(stmt_, ++bound_, text.data(), static_cast<int>(text.size()),
-                      SQLITE_TRANSIENT);
+    // An empty view may have no data; SQLite would bind that as NULL, which equals nothing.
+    sqlite3_bind_text(stmt_, ++bound_, text.data() ? text.data() : "",
+                      static_cast<int>(text.size()), SQLITE_TRANSIENT);
     return *this;
   }
   Rows& bind(long long number) {
@@ -93,7 +94,7 @@ class Rows {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
     return p ? std::string(p, sqlite3_column_bytes(stmt_, column)) : std::string();
   }
-  /// The column's text, valid until the next step.
+  /// The column's text, valid until the next step, restart() or the end of this Rows.
   std::string_view view(int column) const {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
     return p ? std::string_view(p, sqlite3_column_bytes(stmt_, column)) : std::string_view();

@@ -1,5 +1,7 @@
 #include "query/identifiers.h"
 
+#include <algorithm>
+
 #include <doctest/doctest.h>
 
 namespace gpuerr::query {
@@ -49,6 +51,18 @@ TEST_CASE("error names and numbers in context become code keys") {
     CAPTURE(c.input);
     CHECK(code_keys(c.input) == c.keys);
   }
+}
+
+TEST_CASE("a driver call is told from the runtime's and a library's by its capital letter") {
+  const auto has = [](std::string_view text, const std::string& key) {
+    const std::vector<std::string> keys = code_keys(text);
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  };
+  CHECK(has("[999] Call to cuD3D11GetDevice results in CUDA_ERROR_UNKNOWN", "cu:999"));
+  CHECK_FALSE(has("[7] Call to cublasCreate_v2 failed", "cu:7"));
+  CHECK_FALSE(has("[7] Call to cudnnCreate failed", "cu:7"));
+  CHECK(has("Return value 46 from 'cudaStreamCreate(&s)'", "cuda:46"));
+  CHECK_FALSE(has("Return value 3 from cudart64_110.dll", "cuda:3"));
 }
 
 }  // TEST_SUITE
