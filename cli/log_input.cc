@@ -77,9 +77,9 @@ class LineSplitter {
 // time, and inflating a .gz is slower than scanning it.
 class Handoff {
  public:
-  Handoff() {
-    for (int i = 0; i < kBuffers; ++i) free_.emplace_back(kBlockBytes);
-  }
+  // The buffers start empty and grow to the runs they carry: a short log touches a page, not
+  // 4 MiB of zeroed memory (a fifth of the time a one-line log took).
+  Handoff() : free_(kBuffers) {}
 
   // Reading side: copies a run of lines whose first is line `first_line`. Throws Stopped once the
   // scanning side has given up, as does check_stopped(), called before each read.
@@ -170,17 +170,17 @@ class Blocks {
  public:
   Blocks(FILE* file, const std::string& path, const ProgressSink& progress, const Handoff& out)
       : file_(file), path_(path), progress_(progress), out_(out), size_(file_size(file)),
-        block_(kBlockBytes) {}
+        block_(std::make_unique_for_overwrite<char[]>(kBlockBytes)) {}
 
   // The next block, empty at the end of the file. Throws Handoff::Stopped once the scanning side
   // has given up, so that a stream with no line breaks is not read to its end for nothing.
   std::string_view next() {
     out_.check_stopped();
-    const size_t n = std::fread(block_.data(), 1, block_.size(), file_);
+    const size_t n = std::fread(block_.get(), 1, kBlockBytes, file_);
     if (n == 0 && std::ferror(file_)) throw Error("reading log '" + path_ + "': " + std::strerror(errno));
     read_ += n;
     if (progress_) progress_(read_, size_);
-    return {block_.data(), n};
+    return {block_.get(), n};
   }
 
   const std::string& path() const { return path_; }
@@ -191,7 +191,7 @@ class Blocks {
   const ProgressSink& progress_;
   const Handoff& out_;
   size_t size_, read_ = 0;
-  std::vector<char> block_;
+  std::unique_ptr<char[]> block_;  // not zeroed: fread fills what is read
 };
 
 // inflateEnd on every way out, including a Handoff::Stopped thrown from a write.

@@ -76,6 +76,7 @@ struct Triage::Impl {
   std::optional<double> boot_time;
   std::map<std::string, double> boot_by_host;  // from kernel lines that carry both clocks
 
+  CueScanner cues;
   std::unordered_map<std::string, std::optional<Match>> line_cache;
   mutable std::map<std::string, EntryFacts> facts;
   std::map<std::string, size_t> event_index;  // identity key -> position in read.events
@@ -166,7 +167,8 @@ struct Triage::Impl {
     FileState& state = files[file];
     size_t pos = 0;
     while (pos <= block.size()) {  // pos == size: the block ends with an empty line
-      const size_t hit = next_worth_reading(block, pos);
+      // Inside torchrun's failure summary every line is read, cue or not, as read_counted does.
+      const size_t hit = state.summary_lines_left > 0 ? pos : cues.next(block, pos);
       if (hit == std::string_view::npos) {  // the rest, its last line without its '\n'
         read_so_far.lines += newlines(block.substr(pos)) + 1;
         read_so_far.bytes += block.size() - pos + 1;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 
 #include "indexer/error.h"
 #include "query/log_line.h"
@@ -196,6 +197,21 @@ TEST_CASE("a block of lines counts its lines and bytes as line by line does") {
       CHECK(a.first_fault->line == b.first_fault->line);
     }
   }
+}
+
+TEST_CASE("torchrun's failure summary is read the same in one block as line by line") {
+  std::ifstream in(fixture("illegal-access-cascade.log"));
+  REQUIRE(in);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Triage whole(test::bundled_store(), {});
+  whole.add_lines("r.log", 1, text);
+  const TriageReport block = whole.report();
+  const TriageReport lines = triage_files({"illegal-access-cascade.log"});
+  // The field lines ("host      : gpu-node-4", "rank      : 1 ...") hold no cue word.
+  REQUIRE(block.launcher_first_failure);
+  REQUIRE(lines.launcher_first_failure);
+  CHECK(block.launcher_first_failure->text == lines.launcher_first_failure->text);
+  CHECK(block.launcher_first_failure->text.find("rank 1") != std::string::npos);
 }
 
 }  // TEST_SUITE
