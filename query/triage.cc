@@ -168,13 +168,15 @@ struct Triage::Impl {
     size_t pos = 0;
     while (pos <= block.size()) {  // pos == size: the block ends with an empty line
       // Inside torchrun's failure summary every line is read, cue or not, as read_counted does.
-      const size_t hit = state.summary_lines_left > 0 ? pos : cues.next(block, pos);
+      const bool in_summary = state.summary_lines_left > 0;
+      const size_t hit = in_summary ? pos : cues.next(block, pos);
       if (hit == std::string_view::npos) {  // the rest, its last line without its '\n'
         read_so_far.lines += newlines(block.substr(pos)) + 1;
         read_so_far.bytes += block.size() - pos + 1;
         break;
       }
-      const size_t start = line_start(block, hit);
+      // (The line at `pos` may be empty: `hit` is then its '\n', not a place inside it.)
+      const size_t start = in_summary ? pos : line_start(block, hit);
       const size_t skipped = newlines(block.substr(pos, start - pos));
       line += skipped;
       read_so_far.lines += skipped;

@@ -202,16 +202,27 @@ TEST_CASE("a block of lines counts its lines and bytes as line by line does") {
 TEST_CASE("torchrun's failure summary is read the same in one block as line by line") {
   std::ifstream in(fixture("illegal-access-cascade.log"));
   REQUIRE(in);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  Triage whole(test::bundled_store(), {});
-  whole.add_lines("r.log", 1, text);
-  const TriageReport block = whole.report();
-  const TriageReport lines = triage_files({"illegal-access-cascade.log"});
-  // The field lines ("host      : gpu-node-4", "rank      : 1 ...") hold no cue word.
-  REQUIRE(block.launcher_first_failure);
-  REQUIRE(lines.launcher_first_failure);
-  CHECK(block.launcher_first_failure->text == lines.launcher_first_failure->text);
-  CHECK(block.launcher_first_failure->text.find("rank 1") != std::string::npos);
+  const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // As written, and with empty lines inside the summary.
+  std::string spaced = log;
+  spaced.insert(spaced.find("\n", spaced.find("Root Cause")) + 1, "\n\n");
+  for (const std::string& text : {log, spaced}) {
+    Triage whole(test::bundled_store(), {}), by_line(test::bundled_store(), {});
+    whole.add_lines("r.log", 1, text);
+    size_t line = 1, start = 0;
+    for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+      by_line.add_line("r.log", line++, std::string_view(text).substr(start, end - start));
+    by_line.add_line("r.log", line, std::string_view(text).substr(start));
+    const TriageReport a = whole.report(), b = by_line.report();
+    CHECK(a.lines == b.lines);
+    CHECK(a.bytes == b.bytes);
+    CHECK(a.bytes == text.size() + 1);
+    // The field lines ("host      : gpu-node-4", "rank      : 1 ...") hold no cue word.
+    REQUIRE(a.launcher_first_failure);
+    REQUIRE(b.launcher_first_failure);
+    CHECK(a.launcher_first_failure->text == b.launcher_first_failure->text);
+    CHECK(a.launcher_first_failure->text.find("rank 1") != std::string::npos);
+  }
 }
 
 }  // TEST_SUITE
