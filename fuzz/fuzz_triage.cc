@@ -1,5 +1,6 @@
 // Fuzzes the log-line parser and triage: any bytes, split into lines, must give a report whose
-// first fault (if any) is one of the lines read, never a crash or an exception.
+// first fault (if any) is one of the lines read, never a crash or an exception, and the same
+// report read line by line as in one block.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -28,5 +29,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const TriageReport r = triage.report();
   if (r.first_fault && (r.first_fault->line == 0 || r.first_fault->line > line)) std::abort();
   if (r.lines != line) std::abort();
+  // The same text in one block (as the command reads a log) must read the same.
+  Triage whole(gpuerr::fuzz::bundled_store());
+  whole.add_lines("fuzz.log", 1, text);
+  const TriageReport b = whole.report();
+  if (b.lines != r.lines || b.bytes != r.bytes) std::abort();
+  if (b.first_fault.has_value() != r.first_fault.has_value()) std::abort();
+  if (b.first_fault && b.first_fault->line != r.first_fault->line) std::abort();
   return 0;
 }

@@ -55,8 +55,14 @@ std::string cue_alternatives() {
   return alternatives;
 }
 
+// Latin-1, as Vectorscan reads bytes: in UTF-8, RE2 would also take the long s and the Kelvin
+// sign for "s" and "k", and the two scanners would stop at different lines.
 const RE2& cue_regex() {
-  static const RE2 cue(cue_alternatives(), case_blind());
+  static const RE2 cue(cue_alternatives(), [] {
+    RE2::Options o = case_blind();
+    o.set_encoding(RE2::Options::EncodingLatin1);
+    return o;
+  }());
   return cue;
 }
 

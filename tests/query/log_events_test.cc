@@ -37,7 +37,8 @@ TEST_CASE("the cue scanner stops at the same lines with Vectorscan as with RE2")
     std::ifstream in(f.path());
     logs.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  logs += "two cues on one line: error and warning\nEXIT CODE upper case\nnone here\nfail";
+  logs += "two cues on one line: error and warning\nEXIT CODE upper case\nnone here\n"
+          "a long s: \xc5\xbf" "aved, a Kelvin sign: \xe2\x84\xaa" "ILLED\nfail";
   const CueScanner vectorscan_at_once(0);
   const CueScanner re2_throughout(std::numeric_limits<size_t>::max());
   const std::vector<size_t> a = lines_found(vectorscan_at_once, logs);
