@@ -32,6 +32,16 @@ TriageReport triage_files(const std::vector<std::string>& names,
   return t.report();
 }
 
+// `text` read into `t` as the lines of "r.log", one add_line() each; returns the last line's
+// number.
+size_t add_line_by_line(Triage& t, std::string_view text) {
+  size_t line = 1, start = 0;
+  for (size_t end; (end = text.find('\n', start)) != std::string_view::npos; start = end + 1)
+    t.add_line("r.log", line++, text.substr(start, end - start));
+  t.add_line("r.log", line, text.substr(start));
+  return line;
+}
+
 }  // namespace
 
 TEST_SUITE("query") {
@@ -184,10 +194,7 @@ TEST_CASE("a block of lines counts its lines and bytes as line by line does") {
       CAPTURE(saves.size());
       Triage whole(test::bundled_store(), saves), by_line(test::bundled_store(), saves);
       whole.add_lines("r.log", 1, text);
-      size_t line = 1, start = 0;
-      for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
-        by_line.add_line("r.log", line++, std::string_view(text).substr(start, end - start));
-      by_line.add_line("r.log", line, std::string_view(text).substr(start));
+      const size_t line = add_line_by_line(by_line, text);
       const TriageReport a = whole.report(), b = by_line.report();
       CHECK(a.lines == b.lines);
       CHECK(a.lines == line);
@@ -209,10 +216,7 @@ TEST_CASE("torchrun's failure summary is read the same in one block as line by l
   for (const std::string& text : {log, spaced}) {
     Triage whole(test::bundled_store(), {}), by_line(test::bundled_store(), {});
     whole.add_lines("r.log", 1, text);
-    size_t line = 1, start = 0;
-    for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
-      by_line.add_line("r.log", line++, std::string_view(text).substr(start, end - start));
-    by_line.add_line("r.log", line, std::string_view(text).substr(start));
+    add_line_by_line(by_line, text);
     const TriageReport a = whole.report(), b = by_line.report();
     CHECK(a.lines == b.lines);
     CHECK(a.bytes == b.bytes);
