@@ -102,13 +102,13 @@ std::string signature_problem(std::string_view signature) {
   }
 }
 
-namespace {
-
 std::string ascii_lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
+
+namespace {
 
 // The space-free pieces of `literal_runs`, lower-cased.
 std::vector<std::string> space_free_pieces(const std::vector<std::string>& literal_runs) {

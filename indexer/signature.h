@@ -31,6 +31,10 @@ std::vector<std::string> signature_literals(std::string_view signature);
 /// The literal pieces joined by single spaces, as the index stores them.
 std::string joined_literals(std::string_view signature);
 
+/// `text` with its ASCII letters in lower case, every other byte as it was: what signatures'
+/// literals and keys, and the pattern tables' guards, are compared with.
+std::string ascii_lower(std::string_view text);
+
 /// Whether each space-separated piece of `joined` occurs in `lower_text` (lower-cased).
 bool contains_literals(std::string_view lower_text, std::string_view joined);
 

@@ -8,6 +8,7 @@
 
 #include <re2/re2.h>
 
+#include "indexer/signature.h"
 #include "query/lazy_patterns.h"
 
 namespace gpuerr::query {
@@ -106,8 +107,7 @@ std::optional<Analysis> analyse_memory(std::string_view text) {
   // The report may be wrapped over a few lines; read from its start onwards.
   const std::string_view report = text.substr(at, 2000);
   Analysis a{"memory", line, {}, {}};
-  std::string lower(report);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = ascii_lower(report);
   const auto size = [&](SizeLabel label) { return labelled_size(report, lower, label); };
   const auto requested = size(kRequested);
   const auto total = size(kTotal);

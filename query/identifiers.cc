@@ -6,6 +6,7 @@
 #include <re2/re2.h>
 
 #include "indexer/entry.h"
+#include "indexer/signature.h"
 #include "query/lazy_patterns.h"
 
 namespace gpuerr::query {
@@ -124,8 +125,7 @@ std::vector<std::string> code_keys(std::string_view text) {
   }
   // Every number pattern captures digits: a text without any needs none of them compiled.
   if (!has_digit(text)) return keys;
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = ascii_lower(text);
   const LazyPatterns& patterns = number_patterns();
   for (size_t i = 0; i < patterns.size(); ++i) {
     if (!patterns.may_match(i, lower)) continue;

@@ -1,7 +1,6 @@
 #include "query/store.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <functional>
@@ -323,8 +322,7 @@ std::string Store::role(const std::string& id) const {
 
 std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
   // The text's distinct words: a signature's key is one of them. They hold only [a-z0-9_].
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = ascii_lower(text);
   std::set<std::string_view> words;
   for (size_t i = 0; i < lower.size();) {
     size_t end = i;
