@@ -17,7 +17,9 @@ namespace {
 // names it); the lower-case texts, one of which the pattern cannot match without; the pattern,
 // whose last capture group is the number. Most patterns read the text in lower case, so they are
 // written in lower case ((?i) would cost a third more to compile); those that need a capital
-// letter to tell a name read it as written.
+// letter to tell a name read it as written. Their blanks are `[ \t]`, never `\s`: a number
+// must be on the line that names it, as "CUDA error: unknown error" followed by srun -l's "3: "
+// on the next line is not CUDA error 3.
 struct NumberContext {
   const char* family;
   GuardedPattern pattern;
@@ -26,35 +28,35 @@ struct NumberContext {
 
 const std::vector<NumberContext> kNumberContexts = {
     // "NVRM: Xid (PCI:0000:3b:00): 79, pid=..." and "Xid 79"
-    {"xid", {"xid", R"(\bxid\b\s*(?:\(pci:[^)]*\))?\s*[:=]?\s*(\d+))"}},
+    {"xid", {"xid", R"(\bxid\b[ \t]*(?:\(pci:[^)]*\))?[ \t]*[:=]?[ \t]*(\d+))"}},
     // "NCCL error 1: unhandled cuda error", "Check failed: result == ncclSuccess (1 vs. 0)"
-    {"nccl", {"nccl", R"(\bnccl\s+(?:error|failure)\s*[:=#]?\s*\(?(\d+)\b)"}},
-    {"nccl", {"ncclsuccess", R"(\bncclsuccess\s*\((\d+)\s*vs\.?\s*0\))"}},
+    {"nccl", {"nccl", R"(\bnccl[ \t]+(?:error|failure)[ \t]*[:=#]?[ \t]*\(?(\d+)\b)"}},
+    {"nccl", {"ncclsuccess", R"(\bncclsuccess[ \t]*\((\d+)[ \t]*vs\.?[ \t]*0\))"}},
     // NCCL traces a failure back up its call stack as "NCCL INFO init.cc:1303 -> 2"
     {"nccl", {"nccl info", R"(\bnccl info [\w/.]+:\d+ -> (\d+)\b)"}},
     // "CUDA error 700", "CUDA runtime error (700)", "cudaError 700", "cudaError_t = 700"
-    {"cuda", {"cuda", R"(\bcuda(?:\s+runtime)?\s*error(?:_t)?(?:\s+code)?\s*[:=#]?\s*\(?(\d+)\b)"}},
+    {"cuda", {"cuda", R"(\bcuda(?:[ \t]+runtime)?[ \t]*error(?:_t)?(?:[ \t]+code)?[ \t]*[:=#]?[ \t]*\(?(\d+)\b)"}},
     // "(error 700)" or "error code 700" on a line that says CUDA elsewhere
-    {"cuda", {"cuda", R"(cuda[^\n]*?\berror(?:\s+code)?\s*[:=#]?\s*\(?(\d+)\)?)"}},
+    {"cuda", {"cuda", R"(cuda[^\n]*?\berror(?:[ \t]+code)?[ \t]*[:=#]?[ \t]*\(?(\d+)\)?)"}},
     // "Check failed: error == cudaSuccess (2 vs. 0)" (Caffe and glog), "Return value 46 from
     // 'cudaStreamCreate(...)'"
-    {"cuda", {"cudasuccess", R"(\bcudasuccess\s*\((\d+)\s*vs\.?\s*0\))"}},
+    {"cuda", {"cudasuccess", R"(\bcudasuccess[ \t]*\((\d+)[ \t]*vs\.?[ \t]*0\))"}},
     {"cuda", {"return value", R"(\bReturn value (\d+) from '?cuda[A-Z])"}, true},
     // "CUresult 700", "CUDA_ERROR 700", "cuda driver error 700"
-    {"cu", {"curesult|cuda driver", R"(\b(?:curesult|cuda\s+driver\s+error)\s*[:=#]?\s*\(?(\d+)\b)"}},
+    {"cu", {"curesult|cuda driver", R"(\b(?:curesult|cuda[ \t]+driver[ \t]+error)[ \t]*[:=#]?[ \t]*\(?(\d+)\b)"}},
     // Numba "[716] Call to cuMemcpyDtoH results in ...", Julia "CuError(code=700, ...)",
     // "CUresult error  result=2". A driver function is "cu" and a capital ("cuD3D11GetDevice"):
     // "cudaMalloc" is the runtime's, "cublasCreate" a library's.
-    {"cu", {"call to cu", R"(\[(\d+)\]\s*Call to cu[A-Z])"}, true},
+    {"cu", {"call to cu", R"(\[(\d+)\][ \t]*Call to cu[A-Z])"}, true},
     {"cu", {"cudaapierror", R"(\bcudaapierror: \[(\d+)\])"}},
-    {"cu", {"cuerror", R"(\bcuerror\(code\s*=\s*(\d+))"}},
-    {"cu", {"curesult", R"(\bcuresult\b[^\n]{0,40}?\bresult\s*=\s*(\d+))"}},
+    {"cu", {"cuerror", R"(\bcuerror\(code[ \t]*=[ \t]*(\d+))"}},
+    {"cu", {"curesult", R"(\bcuresult\b[^\n]{0,40}?\bresult[ \t]*=[ \t]*(\d+))"}},
     // The math libraries: "CURAND failure 105", "CUSPARSE ERROR (code = 7, ...)", "cuSPARSE
     // API failed ... with error: internal error (7)", "CUBLAS_STATUS_SUCCESS (13 vs. 0)"
-    {"", {"cublas|cudnn|cufft|curand|cusolver|cusparse", R"(\b(cublas|cudnn|cufft|curand|cusolver|cusparse)[^\n]{0,80}?\b(?:error|failure|status)\b(?:\s*:\s*[a-z ]{0,30}?)?\s*[:=]?\s*[(\[]?\s*(?:code\s*=\s*)?(\d+)\b)"}},
+    {"", {"cublas|cudnn|cufft|curand|cusolver|cusparse", R"(\b(cublas|cudnn|cufft|curand|cusolver|cusparse)[^\n]{0,80}?\b(?:error|failure|status)\b(?:[ \t]*:[ \t]*[a-z ]{0,30}?)?[ \t]*[:=]?[ \t]*[(\[]?[ \t]*(?:code[ \t]*=[ \t]*)?(\d+)\b)"}},
     // TensorFlow's "failed to make cuFFT batched plan:5"
-    {"cufft", {"cufft", R"(\bcufft\b[^\n]{0,40}?\bplan\s*:\s*(\d+))"}},
-    {"", {"_status_success", R"(\b(cublas|cudnn|cufft|curand|cusolver|cusparse)_status_success\s*\((\d+)\s*vs\.?\s*0\))"}},
+    {"cufft", {"cufft", R"(\bcufft\b[^\n]{0,40}?\bplan[ \t]*:[ \t]*(\d+))"}},
+    {"", {"_status_success", R"(\b(cublas|cudnn|cufft|curand|cusolver|cusparse)_status_success[ \t]*\((\d+)[ \t]*vs\.?[ \t]*0\))"}},
 };
 
 // The patterns of kNumberContexts, in the same order; never destroyed (no exit-time teardown).

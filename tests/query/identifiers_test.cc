@@ -45,6 +45,9 @@ TEST_CASE("error names and numbers in context become code keys") {
        {"managedcuda", "managed_cuda", "cudaexception", "cuda_exception", "erroroutofmemory",
         "error_out_of_memory", "cuda_error_out_of_memory"}},
       {"returned 700 items", {}},        // a number without a family is no code
+      // a number must be on the line that names its family: srun -l's prefix on the next line
+      {"3: RuntimeError: CUDA error: unknown error\n3: CUDA kernel errors",
+       {"runtimeerror", "runtime_error"}},
       {"plain words only here", {}},     // no identifier-like word
   };
   for (const Case& c : cases) {
