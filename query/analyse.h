@@ -19,7 +19,7 @@ struct Analysis {
 };
 
 /// Every analysable message in `text`, in order of appearance; empty when none. Expects
-/// terminal escapes already removed (strip_terminal).
+/// terminal escapes already removed (as_printed).
 std::vector<Analysis> analyse(std::string_view text);
 
 /// `bytes` as "1.50 GiB", "20.00 MiB" or "512 bytes".

@@ -1,5 +1,6 @@
 #include "query/clean.h"
 
+#include <nlohmann/json.hpp>
 #include <re2/re2.h>
 
 #include "query/lazy_patterns.h"
@@ -40,10 +41,117 @@ const LazyPatterns& noise_patterns() {
   return patterns;
 }
 
+// What editors, chat clients and web pages put in place of plain ASCII when a message is copied
+// through them, as UTF-8, with the ASCII the program printed. Catalogue signatures are ASCII.
+struct Fold {
+  std::string_view from, to;
+};
+constexpr Fold kTypography[] = {
+    {"\xc2\xa0", " "},        // no-break space
+    {"\xe2\x80\x80", " "},    // U+2000 to U+200A: en quad to hair space
+    {"\xe2\x80\x81", " "},
+    {"\xe2\x80\x82", " "},
+    {"\xe2\x80\x83", " "},
+    {"\xe2\x80\x84", " "},
+    {"\xe2\x80\x85", " "},
+    {"\xe2\x80\x86", " "},
+    {"\xe2\x80\x87", " "},
+    {"\xe2\x80\x88", " "},
+    {"\xe2\x80\x89", " "},
+    {"\xe2\x80\x8a", " "},
+    {"\xe2\x80\xaf", " "},    // narrow no-break space
+    {"\xe2\x81\x9f", " "},    // medium mathematical space
+    {"\xe3\x80\x80", " "},    // ideographic space
+    {"\xe2\x80\x8b", ""},     // zero-width space
+    {"\xe2\x81\xa0", ""},     // word joiner
+    {"\xef\xbb\xbf", ""},     // byte-order mark
+    {"\xe2\x80\x90", "-"},    // hyphen
+    {"\xe2\x80\x91", "-"},    // non-breaking hyphen
+    {"\xe2\x80\x92", "-"},    // figure dash
+    {"\xe2\x80\x93", "-"},    // en dash
+    {"\xe2\x80\x94", "-"},    // em dash
+    {"\xe2\x88\x92", "-"},    // minus sign
+    {"\xe2\x80\x98", "'"},    // left single quote
+    {"\xe2\x80\x99", "'"},    // right single quote, apostrophe
+    {"\xe2\x80\x9a", "'"},    // low single quote
+    {"\xe2\x80\x9b", "'"},    // reversed single quote
+    {"\xe2\x80\xb2", "'"},    // prime
+    {"\xe2\x80\x9c", "\""},   // left double quote
+    {"\xe2\x80\x9d", "\""},   // right double quote
+    {"\xe2\x80\x9e", "\""},   // low double quote
+    {"\xe2\x80\x9f", "\""},   // reversed double quote
+    {"\xe2\x80\xb3", "\""},   // double prime
+    {"\xe2\x80\xa6", "..."},  // ellipsis
+};
+
+// `s` with every sequence of kTypography replaced by its ASCII form.
+std::string fold_typography(std::string s) {
+  // Every sequence starts with one of these bytes; most texts hold none.
+  if (s.find_first_of("\xc2\xe2\xe3\xef") == std::string::npos) return s;
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const std::string_view rest = std::string_view(s).substr(i);
+    const Fold* fold = nullptr;
+    if (static_cast<unsigned char>(s[i]) >= 0xc2)
+      for (const Fold& f : kTypography)
+        if (rest.starts_with(f.from)) fold = &f;
+    out += fold ? fold->to : rest.substr(0, 1);
+    i += fold ? fold->from.size() : 1;
+  }
+  return out;
+}
+
+// The strings inside `value` (an object's fields, an array's items, nested), in order, each
+// followed by a line break. Nesting deeper than a log record's is not read (a paste of a
+// thousand nested arrays must not exhaust the stack).
+void append_strings(const nlohmann::ordered_json& value, std::string& out, int depth = 0) {
+  constexpr int kMaxDepth = 8;
+  if (value.is_string()) {
+    out += value.get_ref<const std::string&>();
+    out += '\n';
+  } else if (value.is_structured() && depth < kMaxDepth) {
+    for (const nlohmann::ordered_json& item : value) append_strings(item, out, depth + 1);
+  }
+}
+
+// Structured loggers (Docker's json-file driver, Kubernetes log collectors, `journalctl -o
+// json`) write each line as a JSON object whose string fields hold what the program printed,
+// its line breaks and quotes escaped. Such a line is replaced by its strings, decoded, one per
+// line; every other line, and a record with no string, is kept as it is.
+std::string unpack_json_records(std::string_view text) {
+  if (text.find('{') == std::string_view::npos) return std::string(text);
+  std::string out;
+  out.reserve(text.size());
+  size_t start = 0;
+  while (true) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    const size_t open = line.find_first_not_of(" \t");
+    const size_t close = line.find_last_not_of(" \t\r");
+    nlohmann::ordered_json record;
+    if (open != std::string_view::npos && line[open] == '{' && line[close] == '}')
+      record = nlohmann::ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
+    std::string strings;
+    if (record.is_object()) append_strings(record, strings);
+    if (!strings.empty()) {
+      strings.pop_back();  // the last one's line break
+      out += strings;
+    } else {
+      out += line;
+    }
+    if (end == text.size()) break;
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
-std::string strip_terminal(std::string_view text) {
-  std::string s(text);
+std::string as_printed(std::string_view text) {
+  std::string s = fold_typography(unpack_json_records(text));
   if (s.find('\x1b') != std::string::npos) {  // compiled only for a text with escapes
     static const RE2 ansi(R"(\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_])");
     RE2::GlobalReplace(&s, ansi, "");
@@ -67,21 +175,33 @@ std::string strip_terminal(std::string_view text) {
 }
 
 std::string unwrap_long_lines(std::string_view text) {
+  // A line's first word, up to the first blank: the launcher's prefix ("3:", "[rank0]:", a
+  // container's name) when every line carries one. A wrapped line's continuation does not repeat
+  // it, so a next line that starts with the same word is a line of its own.
+  const auto first_word = [](std::string_view line) {
+    return line.substr(0, line.find_first_of(" \t"));
+  };
   std::string out;
   out.reserve(text.size());
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    out.append(text.substr(start, end - start));
-    if (end < text.size() && end - start < kWrappedWidth) out += '\n';
+    const std::string_view line = text.substr(start, end - start);
+    out.append(line);
+    if (end < text.size()) {
+      const std::string_view next = text.substr(end + 1, text.find('\n', end + 1) - end - 1);
+      const std::string_view prefix = first_word(line);
+      if (line.size() < kWrappedWidth || (!prefix.empty() && first_word(next) == prefix))
+        out += '\n';
+    }
     start = end + 1;
   }
   return out;
 }
 
 std::string search_text(std::string_view text) {
-  std::string s = strip_terminal(text);
+  std::string s = as_printed(text);
   const LazyPatterns& noise = noise_patterns();
   for (size_t i = 0; i < noise.size(); ++i)
     if (noise.may_match(i, s)) RE2::GlobalReplace(&s, noise[i], " ");

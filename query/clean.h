@@ -8,18 +8,25 @@
 
 namespace gpuerr::query {
 
-/// What a terminal would have shown: ANSI escape sequences removed and, on each line, only the
-/// text after the last carriage return (progress bars redraw with '\r'). NUL bytes become
-/// spaces. Line breaks are kept.
-std::string strip_terminal(std::string_view text);
+/// What the program printed, as far as the paste shows it:
+/// - a line that is a JSON object (a structured logger's record: Docker, Kubernetes, journald)
+///   becomes the strings it holds, decoded, one per line;
+/// - what a copy through an editor, chat client or web page changed is changed back: curly
+///   quotes, dashes, the ellipsis and Unicode spaces become their ASCII forms, zero-width spaces
+///   and byte-order marks are dropped;
+/// - what a terminal would not show goes: ANSI escape sequences and, on each line, everything
+///   before the last carriage return (progress bars redraw with '\r'). NUL bytes become spaces.
+/// Line breaks are kept.
+std::string as_printed(std::string_view text);
 
 /// `text` with every line of at least `kWrappedWidth` characters joined to the next one, for
 /// terminals and log collectors that hard-wrap long lines mid-word ("an illegal me" / "mory
-/// access was encountered"). Returns `text` unchanged when no line is that long.
+/// access was encountered"), unless the next line starts with the same first word (a per-line
+/// prefix such as srun -l's "3:"). Returns `text` unchanged when no line is joined.
 inline constexpr size_t kWrappedWidth = 70;
 std::string unwrap_long_lines(std::string_view text);
 
-/// The words worth searching for: `strip_terminal`, then timestamps, rank and host prefixes,
+/// The words worth searching for: `as_printed`, then timestamps, rank and host prefixes,
 /// hexadecimal addresses, paths and plain numbers removed. What is left is ordinary text, for
 /// the full-text layer only (signatures and codes read the less-cleaned text).
 std::string search_text(std::string_view text);

@@ -86,7 +86,7 @@ void attach_analyses(const Store& store, const std::string& text, std::vector<Ma
 
 std::vector<Match> lookup(const Store& store, std::string_view message) {
   std::map<std::string, Evidence> evidence;
-  const std::string shown = strip_terminal(message);
+  const std::string shown = as_printed(message);
 
   // Codes and signatures are read from the text as shown and, when long lines may have been
   // hard-wrapped, from the text with them rejoined.

@@ -15,8 +15,43 @@
 
   var ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
 
-  function stripTerminal(text) {
-    var lines = String(text).replace(ANSI, '').split('\n');
+  // A line that is a JSON object (a structured logger's record) becomes its strings, one per line.
+  function collectStrings(value, out, depth) {
+    if (typeof value === 'string') out.push(value);
+    else if (value && typeof value === 'object' && depth < 8)  // as deep as the engine reads
+      Object.keys(value).forEach(function (k) { collectStrings(value[k], out, depth + 1); });
+  }
+
+  function unpackJsonRecords(text) {
+    if (text.indexOf('{') < 0) return text;
+    return text.split('\n').map(function (line) {
+      var t = line.replace(/^[ \t]+/, '').replace(/[ \t\r]+$/, '');
+      if (t.charAt(0) !== '{' || t.charAt(t.length - 1) !== '}') return line;
+      var record;
+      try { record = JSON.parse(t); } catch (e) { return line; }
+      var strings = [];
+      collectStrings(record, strings, 0);
+      return strings.length ? strings.join('\n') : line;
+    }).join('\n');
+  }
+
+  // Curly quotes, dashes, the ellipsis and Unicode spaces, as a copy through an editor, chat
+  // client or web page leaves them, back to the ASCII the program printed.
+  var TYPOGRAPHY = /[\u00a0\u2000-\u200a\u202f\u205f\u3000\u200b\u2060\ufeff\u2010-\u2014\u2212\u2018-\u201f\u2032\u2033\u2026]/g;
+
+  function foldTypography(text) {
+    return text.replace(TYPOGRAPHY, function (c) {
+      if (/[\u200b\u2060\ufeff]/.test(c)) return '';
+      if (/[\u2010-\u2014\u2212]/.test(c)) return '-';
+      if (/[\u2018-\u201b\u2032]/.test(c)) return "'";
+      if (/[\u201c-\u201f\u2033]/.test(c)) return '"';
+      if (c === '\u2026') return '...';
+      return ' ';
+    });
+  }
+
+  function asPrinted(text) {
+    var lines = foldTypography(unpackJsonRecords(String(text))).replace(ANSI, '').split('\n');
     for (var i = 0; i < lines.length; i++) {
       var line = lines[i];
       while (line.length && line.charAt(line.length - 1) === '\r') line = line.slice(0, -1);
@@ -39,6 +74,12 @@
 
   var WRAPPED_WIDTH = 70;
 
+  // A line's first word: a per-line prefix ("3:", "[rank0]:") that a wrapped continuation lacks.
+  function firstWord(line) {
+    var m = /^[^ \t]*/.exec(line);
+    return m[0];
+  }
+
   function unwrapLongLines(text) {
     var out = '';
     var start = 0;
@@ -47,7 +88,12 @@
       if (end < 0) end = text.length;
       var line = text.slice(start, end);
       out += line;
-      if (end < text.length && utf8Length(line) < WRAPPED_WIDTH) out += '\n';
+      if (end < text.length) {
+        var nextEnd = text.indexOf('\n', end + 1);
+        var next = text.slice(end + 1, nextEnd < 0 ? text.length : nextEnd);
+        var prefix = firstWord(line);
+        if (utf8Length(line) < WRAPPED_WIDTH || (prefix && firstWord(next) === prefix)) out += '\n';
+      }
       start = end + 1;
     }
     return out;
@@ -68,7 +114,7 @@
   ];
 
   function searchText(text) {
-    var s = stripTerminal(text);
+    var s = asPrinted(text);
     for (var i = 0; i < NOISE.length; i++) s = s.replace(NOISE[i], ' ');
     return s;
   }
@@ -100,22 +146,22 @@
 
   // [family ('' when the first group names it), pattern whose last group is the number]
   var NUMBER_CONTEXTS = [
-    ['xid', rx('\\bxid\\b\\s*(?:\\(pci:[^)]*\\))?\\s*[:=]?\\s*(\\d+)', 'i')],
-    ['nccl', rx('\\bnccl\\s+(?:error|failure)\\s*[:=#]?\\s*\\(?(\\d+)\\b', 'i')],
-    ['nccl', rx('\\bncclSuccess\\s*\\((\\d+)\\s*vs\\.?\\s*0\\)')],
+    ['xid', rx('\\bxid\\b[ \\t]*(?:\\(pci:[^)]*\\))?[ \\t]*[:=]?[ \\t]*(\\d+)', 'i')],
+    ['nccl', rx('\\bnccl[ \\t]+(?:error|failure)[ \\t]*[:=#]?[ \\t]*\\(?(\\d+)\\b', 'i')],
+    ['nccl', rx('\\bncclSuccess[ \\t]*\\((\\d+)[ \\t]*vs\\.?[ \\t]*0\\)')],
     ['nccl', rx('\\bNCCL INFO [\\w/.]+:\\d+ -> (\\d+)\\b')],
-    ['cuda', rx('\\bcuda(?:\\s+runtime)?\\s*error(?:_t)?(?:\\s+code)?\\s*[:=#]?\\s*\\(?(\\d+)\\b', 'i')],
-    ['cuda', rx('cuda[^\\n]*?\\berror(?:\\s+code)?\\s*[:=#]?\\s*\\(?(\\d+)\\)?', 'i')],
-    ['cuda', rx('\\bcudaSuccess\\s*\\((\\d+)\\s*vs\\.?\\s*0\\)', 'i')],
+    ['cuda', rx('\\bcuda(?:[ \\t]+runtime)?[ \\t]*error(?:_t)?(?:[ \\t]+code)?[ \\t]*[:=#]?[ \\t]*\\(?(\\d+)\\b', 'i')],
+    ['cuda', rx('cuda[^\\n]*?\\berror(?:[ \\t]+code)?[ \\t]*[:=#]?[ \\t]*\\(?(\\d+)\\)?', 'i')],
+    ['cuda', rx('\\bcudaSuccess[ \\t]*\\((\\d+)[ \\t]*vs\\.?[ \\t]*0\\)', 'i')],
     ['cuda', rx('\\bReturn value (\\d+) from \'?cuda[A-Z]')],
-    ['cu', rx('\\b(?:curesult|cuda\\s+driver\\s+error)\\s*[:=#]?\\s*\\(?(\\d+)\\b', 'i')],
-    ['cu', rx('\\[(\\d+)\\]\\s*Call to cu[A-Z]')],
+    ['cu', rx('\\b(?:curesult|cuda[ \\t]+driver[ \\t]+error)[ \\t]*[:=#]?[ \\t]*\\(?(\\d+)\\b', 'i')],
+    ['cu', rx('\\[(\\d+)\\][ \\t]*Call to cu[A-Z]')],
     ['cu', rx('\\bCudaAPIError: \\[(\\d+)\\]')],
-    ['cu', rx('\\bCuError\\(code\\s*=\\s*(\\d+)', 'i')],
-    ['cu', rx('\\bCUresult\\b[^\\n]{0,40}?\\bresult\\s*=\\s*(\\d+)', 'i')],
-    ['', rx('\\b(cublas|cudnn|cufft|curand|cusolver|cusparse)[^\\n]{0,80}?\\b(?:error|failure|status)\\b(?:\\s*:\\s*[a-z ]{0,30}?)?\\s*[:=]?\\s*[(\\[]?\\s*(?:code\\s*=\\s*)?(\\d+)\\b', 'i')],
-    ['cufft', rx('\\bcufft\\b[^\\n]{0,40}?\\bplan\\s*:\\s*(\\d+)', 'i')],
-    ['', rx('\\b(cublas|cudnn|cufft|curand|cusolver|cusparse)_STATUS_SUCCESS\\s*\\((\\d+)\\s*vs\\.?\\s*0\\)', 'i')],
+    ['cu', rx('\\bCuError\\(code[ \\t]*=[ \\t]*(\\d+)', 'i')],
+    ['cu', rx('\\bCUresult\\b[^\\n]{0,40}?\\bresult[ \\t]*=[ \\t]*(\\d+)', 'i')],
+    ['', rx('\\b(cublas|cudnn|cufft|curand|cusolver|cusparse)[^\\n]{0,80}?\\b(?:error|failure|status)\\b(?:[ \\t]*:[ \\t]*[a-z ]{0,30}?)?[ \\t]*[:=]?[ \\t]*[(\\[]?[ \\t]*(?:code[ \\t]*=[ \\t]*)?(\\d+)\\b', 'i')],
+    ['cufft', rx('\\bcufft\\b[^\\n]{0,40}?\\bplan[ \\t]*:[ \\t]*(\\d+)', 'i')],
+    ['', rx('\\b(cublas|cudnn|cufft|curand|cusolver|cusparse)_STATUS_SUCCESS[ \\t]*\\((\\d+)[ \\t]*vs\\.?[ \\t]*0\\)', 'i')],
   ];
 
   function looksLikeErrorName(word) {
@@ -290,7 +336,7 @@
     function ev(e) {
       return evidence[e] || (evidence[e] = { code: '', signature: -1, letters: 0, textScore: 0, textWeight: 0 });
     }
-    var shown = stripTerminal(message);
+    var shown = asPrinted(message);
     var readings = [shown];
     var joined = unwrapLongLines(shown);
     if (joined !== shown) readings.push(joined);
@@ -358,7 +404,7 @@
   }
 
   var api = {
-    stripTerminal: stripTerminal, unwrapLongLines: unwrapLongLines, searchText: searchText,
+    asPrinted: asPrinted, unwrapLongLines: unwrapLongLines, searchText: searchText,
     searchWords: searchWords, codeKeys: codeKeys, signatureHits: signatureHits, search: search,
     lookup: lookup,
     related: related, CONFIDENT: CONFIDENT,

@@ -6,7 +6,7 @@ namespace gpuerr::query {
 
 TEST_SUITE("query") {
 
-TEST_CASE("terminal cleaning keeps what the terminal showed") {
+TEST_CASE("cleaning keeps what the program printed") {
   struct Case {
     std::string name, input, shown;
   };
@@ -16,10 +16,27 @@ TEST_CASE("terminal cleaning keeps what the terminal showed") {
       {"windows line ends", "a\r\nb\r\n", "a\nb\n"},
       {"NUL bytes", std::string("a\0b", 3), "a b"},
       {"plain text", "nothing to do", "nothing to do"},
+      // copied through an editor, a chat client or a web page
+      {"curly quotes", "it couldn\xe2\x80\x99t load \xe2\x80\x9cx\xe2\x80\x9d",
+       "it couldn't load \"x\""},
+      {"Unicode spaces", "CUDA\xc2\xa0" "error:\xe2\x80\x89x\xe2\x80\x8b", "CUDA error: x"},
+      {"dashes and ellipsis", "a \xe2\x80\x94 b\xe2\x80\xa6", "a - b..."},
+      {"byte-order mark", "\xef\xbb\xbf" "CUDA error", "CUDA error"},
+      // a structured logger's records: Docker's json-file driver, journald, nested fields
+      {"docker json-file",
+       "{\"log\":\"CUDA error: x\\nnext \\\"q\\\"\\n\",\"stream\":\"stderr\",\"n\":3}",
+       "CUDA error: x\nnext \"q\"\n\nstderr"},
+      {"records among plain lines", "a\n  {\"msg\": {\"text\": \"b\\u2019c\"}}\nd", "a\nb'c\nd"},
+      {"not a record", "{not json}\n{\"unclosed\": \"x\"", "{not json}\n{\"unclosed\": \"x\""},
+      {"a record without strings", "{\"a\": [[[[[[[[[[\"deep\"]]]]]]]]]], \"n\": 1}",
+       "{\"a\": [[[[[[[[[[\"deep\"]]]]]]]]]], \"n\": 1}"},
+      {"escape inside a record", "{\"log\":\"\\u001b[31mCUDA error\\u001b[0m\"}", "CUDA error"},
+      {"other UTF-8 kept", "4 \xc2\xb5s, caf\xc3\xa9 \xe2\x86\x92",
+       "4 \xc2\xb5s, caf\xc3\xa9 \xe2\x86\x92"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
-    CHECK(strip_terminal(c.input) == c.shown);
+    CHECK(as_printed(c.input) == c.shown);
   }
 }
 
@@ -28,6 +45,9 @@ TEST_CASE("long lines are joined to the next one, short ones are left alone") {
   CHECK(unwrap_long_lines(long_line + "\nyy\nshort\nz") == long_line + "yy\nshort\nz");
   CHECK(unwrap_long_lines("a\nb\n") == "a\nb\n");
   CHECK(unwrap_long_lines("") == "");
+  // every line carries the same prefix (srun -l, torchrun): the next line is not a continuation
+  CHECK(unwrap_long_lines("3: " + long_line + "\n3: yy") == "3: " + long_line + "\n3: yy");
+  CHECK(unwrap_long_lines("3: " + long_line + "\nyy") == "3: " + long_line + "yy");
 }
 
 TEST_CASE("search text drops what varies between two occurrences of one failure") {

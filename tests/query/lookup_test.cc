@@ -85,6 +85,25 @@ TEST_CASE("a message hard-wrapped mid-word by a terminal is still recognised") {
   CHECK(m.front().confidence >= kConfident);
 }
 
+TEST_CASE("a launcher's line prefix is not read as an error code") {
+  // srun -l puts "3: " before each line of task 3; the 3 is no CUDA error 3 (initialization).
+  const std::string paste =
+      "3: [rank3]: RuntimeError: CUDA error: unknown error\n"
+      "3: [rank3]: CUDA kernel errors might be asynchronously reported at some other API call, so "
+      "the stacktrace below might be incorrect.\n";
+  CHECK(top_entry(lookup(bundled_store(), paste)) == "cuda-unknown");
+}
+
+TEST_CASE("a message copied through a web page or chat client still matches its signature") {
+  // curly apostrophe and a no-break space, as forums and chat clients turn them
+  const std::vector<Match> m = lookup(bundled_store(),
+                                      "NVIDIA-SMI has failed because it couldn\xe2\x80\x99t "
+                                      "communicate with the NVIDIA\xc2\xa0" "driver.");
+  REQUIRE(!m.empty());
+  CHECK(m.front().entry_id == "nvidia-smi-cannot-communicate");
+  CHECK(!m.front().signature.empty());
+}
+
 TEST_CASE("two entries with the same kind of exact evidence are both less certain") {
   // Two different CUDA errors in one paste: each has a signature, neither can be sure.
   const std::vector<Match> m = lookup(bundled_store(),

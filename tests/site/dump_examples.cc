@@ -23,7 +23,7 @@ Json engine_view(const Store& store, const std::string& text) {
   const std::vector<gpuerr::query::Match> matches = gpuerr::query::lookup(store, text);
   Json top = Json::array();
   for (size_t i = 0; i < matches.size() && i < 3; ++i) top.push_back(matches[i].entry_id);
-  const std::string shown = gpuerr::query::strip_terminal(text);
+  const std::string shown = gpuerr::query::as_printed(text);
   std::set<std::string> signed_ids;
   for (const gpuerr::query::SignatureHit& hit : store.match_signatures(shown))
     signed_ids.insert(hit.entry_id);

@@ -76,7 +76,7 @@ function report(name, f) {
 function parity(cases) {
   const out = { words: 0, codes: 0, signatures: 0, n: cases.length, diffs: [] };
   for (const c of cases) {
-    const shown = search.stripTerminal(c.text);
+    const shown = search.asPrinted(c.text);
     const words = search.searchWords(search.searchText(c.text));
     const codes = search.codeKeys(shown);
     const sigs = [...new Set(search.signatureHits(index, shown).map((i) => index.entries[index.signatures[i][0]].id))].sort();
