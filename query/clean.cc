@@ -21,13 +21,25 @@ const LazyPatterns& noise_patterns() {
       {"Exception raised from|frame #|terminate called after|what():", R"((?m)^[^\n]*\bException raised from\b[^\n]*|^\s*frame #\d+:[^\n]*|\bterminate called after throwing an instance of '[^'\n]*'|\bwhat\(\):)"},
       {"asynchronously reported", R"(CUDA kernel errors might be asynchronously reported at some other API call,?\s*so the stacktrace below might be incorrect\.?)"},
       {"CUDA_LAUNCH_BLOCKING=1|TORCH_USE_CUDA_DSA", R"(For debugging consider passing CUDA_LAUNCH_BLOCKING=1\.?|Compile with .TORCH_USE_CUDA_DSA. to enable device-side assertions\.?)"},
+      // Kubernetes' container log files: "2024-05-01T12:00:00.123456789Z stderr F "
+      {"stdout|stderr", R"((?m)^\d{4}-\d\d-\d\dT\S+ (?:stdout|stderr) [FP] )", true},
       // ISO 8601 and Python logging timestamps: 2024-05-01T12:00:00.123Z, 2024-05-01 12:00:00,123
       {"-", R"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)", true},
-      // syslog: "May  1 12:00:00 host ", and kernel uptime "[  123.456789]"
-      {"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec", R"((?m)^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d+ \d\d:\d\d:\d\d \S+ )", true},
+      // syslog and journalctl: "May  1 12:00:00 host ", with the program's "python3[1234]: ",
+      // and kernel uptime "[  123.456789]"
+      {"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec", R"((?m)^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d+ \d\d:\d\d:\d\d \S+ (?:[\w.-]+\[\d+\]: )?)", true},
       {"[", R"(\[\s*\d+\.\d+\])", true},
       // rank prefixes: torchrun "[rank3]:", "[default0]:", srun -l "12: "
       {"[|: ", R"((?m)\[(?:rank|default)?\d+\]:?|^\s*\d+: )", true},
+      // launcher and logger prefixes, each word of which every line would repeat: mpirun
+      // --tag-output "[1,3]<stderr>:", kubectl logs --prefix "[pod/trainer-0/pytorch] ", Ray
+      // "(RayWorkerWrapper pid=14390, ip=10.0.0.7)", glog and c10 "E1203 10:11:12.123456 12345
+      // worker.cc:42] ", docker compose "trainer-1  | "
+      {"]<std", R"(\[\d+,\d+\]<std(?:out|err|diag)>:)", true},
+      {"[pod/", R"(\[pod/[^\]\s]*\])"},
+      {"pid=", R"(\((?:\w+ )?pid=\d+(?:, ip=[\d.]+)?\))", true},
+      {"] ", R"((?m)^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+:\d+\] )", true},
+      {" | ", R"((?m)^[\w.-]+ +\| )"},
       // UUIDs, hexadecimal addresses and PCI addresses ("0000:3b:00.0"; a domain without a
       // decimal digit does not occur in practice)
       {"-", R"((?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)"},

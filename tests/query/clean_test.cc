@@ -62,6 +62,14 @@ TEST_CASE("search text drops what varies between two occurrences of one failure"
       {"path", "File /usr/lib/python3/site-packages/torch/nn.py, line 5", "site-packages", "File"},
       {"numbers", "GPU 3 has 79.10 GiB", "79", "GiB"},
       {"kernel uptime", "[ 1234.567890] NVRM: Xid", "1234", "NVRM: Xid"},
+      // launcher and logger prefixes
+      {"kubernetes log file", "2024-05-01T12:00:00.1Z stderr F boom", "stderr", "boom"},
+      {"journal program", "May  1 12:00:00 node7 python3[1234]: boom", "python3", "boom"},
+      {"mpirun tag", "[1,3]<stderr>:boom", "stderr", "boom"},
+      {"kubectl prefix", "[pod/trainer-0/pytorch] boom", "trainer", "boom"},
+      {"ray worker", "(RayWorkerWrapper pid=14390, ip=10.0.0.7) boom", "RayWorker", "boom"},
+      {"glog", "E1203 10:11:12.123456 12345 worker.cc:42] boom", "worker", "boom"},
+      {"docker compose", "trainer-1  | boom", "trainer", "boom"},
       // generic wrappers go, so the specific line decides the full-text layer
       {"python frame", "Traceback (most recent call last):\n  File \"train.py\", line 5, in main\n"
        "    loss.backward()\nRuntimeError: CUDA error: misaligned address", "backward",
