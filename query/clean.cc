@@ -127,10 +127,7 @@ void append_strings(const nlohmann::ordered_json& value, std::string& out, int d
   }
 }
 
-// Structured loggers (Docker's json-file driver, Kubernetes log collectors, `journalctl -o
-// json`) write each line as a JSON object whose string fields hold what the program printed,
-// its line breaks and quotes escaped. Such a line is replaced by its strings, decoded, one per
-// line; every other line, and a record with no string, is kept as it is.
+// Every line of `text`, a record replaced by its strings (json_record_strings).
 std::string unpack_json_records(std::string_view text) {
   if (text.find('{') == std::string_view::npos) return std::string(text);
   std::string out;
@@ -140,19 +137,8 @@ std::string unpack_json_records(std::string_view text) {
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     const std::string_view line = text.substr(start, end - start);
-    const size_t open = line.find_first_not_of(" \t");
-    const size_t close = line.find_last_not_of(" \t\r");
-    nlohmann::ordered_json record;
-    if (open != std::string_view::npos && line[open] == '{' && line[close] == '}')
-      record = nlohmann::ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
-    std::string strings;
-    if (record.is_object()) append_strings(record, strings);
-    if (!strings.empty()) {
-      strings.pop_back();  // the last one's line break
-      out += strings;
-    } else {
-      out += line;
-    }
+    if (std::optional<std::string> strings = json_record_strings(line)) out += *strings;
+    else out += line;
     if (end == text.size()) break;
     out += '\n';
     start = end + 1;
@@ -161,6 +147,19 @@ std::string unpack_json_records(std::string_view text) {
 }
 
 }  // namespace
+
+std::optional<std::string> json_record_strings(std::string_view line) {
+  const size_t open = line.find_first_not_of(" \t");
+  const size_t close = line.find_last_not_of(" \t\r");
+  if (open == std::string_view::npos || line[open] != '{' || line[close] != '}') return {};
+  const nlohmann::ordered_json record =
+      nlohmann::ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
+  std::string strings;
+  if (record.is_object()) append_strings(record, strings);
+  if (strings.empty()) return {};
+  strings.pop_back();  // the last one's line break
+  return strings;
+}
 
 std::string as_printed(std::string_view text) {
   std::string s = fold_typography(unpack_json_records(text));

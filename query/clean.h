@@ -3,10 +3,17 @@
 // timestamps, rank and host prefixes, addresses, numbers, paths). Pure functions on strings.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace gpuerr::query {
+
+/// Structured loggers (Docker's json-file driver, Kubernetes log collectors, `journalctl -o
+/// json`) write each line as a JSON object whose string fields hold what the program printed,
+/// its line breaks and quotes escaped. For such a line, its strings (nested ones too), decoded,
+/// one per line; nullopt for any other line and for a record without a string.
+std::optional<std::string> json_record_strings(std::string_view line);
 
 /// What the program printed, as far as the paste shows it:
 /// - a line that is a JSON object (a structured logger's record: Docker, Kubernetes, journald)

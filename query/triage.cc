@@ -193,6 +193,19 @@ struct Triage::Impl {
   void read_interesting(const std::string& file, size_t line, std::string_view text,
                         FileState& state) {
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    if (!text.empty() && text.back() == '}') {
+      // A structured logger's record is read as the lines its strings hold, under its number.
+      // Its other fields (stream, time) must not use up the lines of torchrun's failure summary:
+      // the record counts as one line of it.
+      if (const std::optional<std::string> strings = json_record_strings(text)) {
+        const size_t summary_left = state.summary_lines_left;
+        for_each_line(*strings,
+                      [&](std::string_view s) { read_interesting(file, line, s, state); });
+        if (summary_left > 0) state.summary_lines_left = summary_left - 1;
+        else if (state.summary_lines_left > 0) state.summary_lines_left = kSummaryFieldLines;
+        return;
+      }
+    }
     ++order;
     ParsedLine p = parse_line(text, year);
     if (!p.origin.rank && !p.origin.local_rank) p.origin.rank = rank_from_file_name(file);

@@ -229,6 +229,40 @@ TEST_CASE("torchrun's failure summary is read the same in one block as line by l
   }
 }
 
+TEST_CASE("a log of JSON records (Docker's json-file driver) triages as the plain log") {
+  std::ifstream in(fixture("illegal-access-cascade.log"));
+  REQUIRE(in);
+  std::string plain, records, line;
+  for (size_t n = 0; std::getline(in, line); ++n) {
+    plain += line + '\n';
+    std::string escaped;  // the fixture holds no control characters or backslashes
+    for (const char c : line) escaped += c == '"' ? std::string("\\\"") : std::string(1, c);
+    records += "{\"log\":\"" + escaped + "\\n\",\"stream\":\"stderr\",\"time\":\"2024-05-01T12:00:";
+    records += std::to_string(10 + n) + ".000000000Z\"}\n";
+  }
+  Triage ref(test::bundled_store(), {});
+  ref.add_lines("r.log", 1, plain);
+  const TriageReport want = ref.report();
+  Triage whole(test::bundled_store(), {}), by_line(test::bundled_store(), {});
+  whole.add_lines("r.log", 1, records);
+  add_line_by_line(by_line, records);
+  for (const TriageReport& got : {whole.report(), by_line.report()}) {
+    REQUIRE(got.first_fault);
+    CHECK(got.first_fault->entry_id == want.first_fault->entry_id);
+    CHECK(got.first_fault->rank == want.first_fault->rank);
+    CHECK(got.first_fault->line == want.first_fault->line);
+    CHECK(got.first_fault->text == want.first_fault->text);  // the message, not the record
+    CHECK(got.verdict == want.verdict);
+    CHECK(got.faults.size() == want.faults.size());
+    CHECK(got.cascade_count == want.cascade_count);
+    REQUIRE(got.launcher_first_failure);
+    CHECK(got.launcher_first_failure->text == want.launcher_first_failure->text);
+    REQUIRE(got.last_checkpoint);
+    CHECK(got.last_checkpoint->line == want.last_checkpoint->line);
+    CHECK(got.safe_to_resume == want.safe_to_resume);
+  }
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
