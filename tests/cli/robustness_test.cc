@@ -38,6 +38,12 @@ TEST_CASE("odd lookups are answered, never crash") {
       {"only search syntax", "AND OR NOT NEAR \"\" * prefix: ( ) +", -1},
       {"SQL metacharacters", "'; DROP TABLE entries; -- \" OR 1=1 --", 1},
       {"control characters", "\x01\x02\x03\x1b[999999999999m\x7f", -1},
+      // a JSON record nested deeper than a logger writes: read as the plain line it is
+      {"deeply nested JSON record",
+       "{\"a\":" + std::string(200000, '[') + "\"CUDA error: misaligned address\"" +
+           std::string(200000, ']') + "}",
+       0},
+      {"broken JSON record", "{\"log\": \"CUDA error: misaligned address\\", 0},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
