@@ -1,6 +1,9 @@
 // The catalogue tests itself: generated from kb/, so every new entry is checked with no new code.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <map>
+
 #include "indexer/signature.h"
 #include "query/lookup.h"
 #include "tests/support.h"
@@ -21,6 +24,34 @@ TEST_CASE("every example message ranks its own entry first") {
     }
   }
   CHECK(checked > 0);
+}
+
+TEST_CASE("a CUDA runtime error printed by the usual hand-written check macros names its entry") {
+  // CUDA by Example's HANDLE_ERROR prints "<message> in <file> at line <n>", the widely copied
+  // gpuErrchk "GPUassert: <message> <file> <n>" (docs/authoring.md has both sources).
+  const Store& store = test::bundled_store();
+  std::map<std::string, std::vector<std::string>> entries_of_message;
+  for (const Entry& e : store.entries(Kind::kError)) {
+    const bool runtime = std::any_of(e.codes.begin(), e.codes.end(), [](const std::string& c) {
+      return c.starts_with("cudaError");
+    });
+    if (runtime && e.title.starts_with("CUDA error: "))
+      entries_of_message[e.title.substr(12)].push_back(e.id);
+  }
+  int checked = 0;
+  for (const auto& [message, ids] : entries_of_message) {
+    if (ids.size() > 1) continue;  // one message, several codes: no single answer
+    for (const std::string& text : {message + " in kernels/solver.cu at line 118",
+                                    "GPUassert: " + message + " solver.cu 118"}) {
+      CAPTURE(text);
+      const std::vector<Match> m = lookup(store, text);
+      REQUIRE(!m.empty());
+      CHECK(m.front().entry_id == ids.front());
+      CHECK(m.front().confidence >= kConfident);
+      ++checked;
+    }
+  }
+  CHECK(checked >= 200);
 }
 
 TEST_CASE("plain signatures matched without a regex agree with their regex on every example") {
