@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <stdexcept>
 
 #include <re2/re2.h>
 
@@ -26,9 +27,19 @@ LazyPatterns::LazyPatterns(std::vector<GuardedPattern> table)
     : table_(std::move(table)),
       once_(std::make_unique<std::once_flag[]>(table_.size())),
       compiled_(table_.size()) {
-  for ([[maybe_unused]] const GuardedPattern& p : table_)
+  for ([[maybe_unused]] const GuardedPattern& p : table_) {
     assert(std::all_of(p.regex.begin(), p.regex.end(),
                        [](char c) { return static_cast<unsigned char>(c) < 0x80; }));
+    // A guard's alternatives are split at '|': an empty or blank one (as " | " would give)
+    // holds for nearly every text, and the pattern would be compiled for all of them.
+    const std::string_view needs = p.needs;
+    for (size_t i = 0; !needs.empty() && i <= needs.size();) {
+      const size_t end = std::min(needs.find('|', i), needs.size());
+      if (needs.substr(i, end - i).find_first_not_of(' ') == std::string_view::npos)
+        throw std::logic_error("pattern guard '" + std::string(needs) + "' has a blank alternative");
+      i = end + 1;
+    }
+  }
 }
 
 LazyPatterns::~LazyPatterns() = default;

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 #include <re2/re2.h>
 
+#include <stdexcept>
+
 namespace gpuerr::query {
 
 TEST_SUITE("query") {
@@ -21,6 +23,13 @@ TEST_CASE("a pattern table skips, without compiling, the texts its guards rule o
   CHECK_FALSE(table.may_match(2, "xid seventy-nine"));
   CHECK_FALSE(table.may_match(2, "error 79"));
   CHECK(RE2::PartialMatch("xid 79", table[2]));  // compiled on first use
+}
+
+TEST_CASE("a guard with a blank alternative, which every text would pass, is refused") {
+  using Table = std::vector<GuardedPattern>;
+  CHECK_THROWS_AS(LazyPatterns(Table{{" | ", R"(x)"}}), std::logic_error);
+  CHECK_THROWS_AS(LazyPatterns(Table{{"cuda|", R"(x)"}}), std::logic_error);
+  CHECK_NOTHROW(LazyPatterns(Table{{"[|: ", R"(x)"}, {"", R"(x)"}}));
 }
 
 }  // TEST_SUITE
