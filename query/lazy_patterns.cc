@@ -27,7 +27,7 @@ LazyPatterns::LazyPatterns(std::vector<GuardedPattern> table)
     : table_(std::move(table)),
       once_(std::make_unique<std::once_flag[]>(table_.size())),
       compiled_(table_.size()) {
-  for ([[maybe_unused]] const GuardedPattern& p : table_) {
+  for (const GuardedPattern& p : table_) {
     assert(std::all_of(p.regex.begin(), p.regex.end(),
                        [](char c) { return static_cast<unsigned char>(c) < 0x80; }));
     // A guard's alternatives are split at '|': an empty or blank one (as " | " would give)
@@ -36,7 +36,8 @@ LazyPatterns::LazyPatterns(std::vector<GuardedPattern> table)
     for (size_t i = 0; !needs.empty() && i <= needs.size();) {
       const size_t end = std::min(needs.find('|', i), needs.size());
       if (needs.substr(i, end - i).find_first_not_of(' ') == std::string_view::npos)
-        throw std::logic_error("pattern guard '" + std::string(needs) + "' has a blank alternative");
+        throw std::logic_error("pattern guard '" + std::string(needs) +
+                               "' has a blank alternative");
       i = end + 1;
     }
   }
