@@ -42,9 +42,10 @@ double zone_offset(const std::string& zone) {
 using Reader = bool (*)(re2::StringPiece& in, LineOrigin& o, int year);
 
 bool iso_time(re2::StringPiece& in, LineOrigin& o, int) {
-  // 2024-05-01T12:00:00.123Z, [2024-05-01 12:00:00,123], 2024-05-01 12:00:00 - ...
+  // 2024-05-01T12:00:00.123Z, [2024-05-01 12:00:00,123], 2024-05-01 12:00:00 - ..., and a
+  // time alone (a JSON log record's "time" field)
   static const RE2 re(
-      R"(\[?(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d(?:[.,]\d+)?)(Z|[+-]\d\d:?\d\d)?\]?(?:\s*[-|:]\s+|\s+))");
+      R"(\[?(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d(?:[.,]\d+)?)(Z|[+-]\d\d:?\d\d)?\]?(?:\s*[-|:]\s+|\s+|$))");
   std::string y, mo, d, h, mi, s, zone;
   if (!RE2::Consume(&in, re, &y, &mo, &d, &h, &mi, &s, &zone)) return false;
   o.time = utc_seconds(to_int(y), to_int(mo), to_int(d), to_int(h), to_int(mi), to_seconds(s)) -

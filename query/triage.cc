@@ -199,8 +199,15 @@ struct Triage::Impl {
       // the record counts as one line of it.
       if (const std::optional<std::string> strings = json_record_strings(text)) {
         const size_t summary_left = state.summary_lines_left;
-        for_each_line(*strings,
-                      [&](std::string_view s) { read_interesting(file, line, s, state); });
+        // A field that holds only a time (Docker's "time") dates the record's message, which
+        // would otherwise take the time of the record before: such lines are read first.
+        std::vector<std::string_view> lines;
+        for_each_line(*strings, [&](std::string_view s) { lines.push_back(s); });
+        std::stable_partition(lines.begin(), lines.end(), [&](std::string_view s) {
+          const ParsedLine p = parse_line(s, year);
+          return p.message.empty() && p.origin.time;
+        });
+        for (std::string_view s : lines) read_interesting(file, line, s, state);
         if (summary_left > 0) state.summary_lines_left = summary_left - 1;
         else if (state.summary_lines_left > 0) state.summary_lines_left = kSummaryFieldLines;
         return;

@@ -263,6 +263,20 @@ TEST_CASE("a log of JSON records (Docker's json-file driver) triages as the plai
   }
 }
 
+TEST_CASE("a JSON record's own time field dates its message") {
+  // The message holds no time; Docker's "time" field, after it in the record, does.
+  Triage t(test::bundled_store(), {});
+  t.add_line("r.log", 1, R"({"log":"step 1\n","stream":"stdout","time":"2024-05-01T12:00:01Z"})");
+  t.add_line("r.log", 2,
+             R"({"log":"[rank1]:RuntimeError: CUDA error: misaligned address\n","stream":"stderr",)"
+             R"("time":"2024-05-01T12:00:05Z"})");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->rank == 1);
+  REQUIRE(r.first_fault->time);
+  CHECK(*r.first_fault->time == doctest::Approx(utc_seconds(2024, 5, 1, 12, 0, 5)));
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
