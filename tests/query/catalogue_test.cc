@@ -35,8 +35,9 @@ TEST_CASE("a CUDA runtime error printed by the usual hand-written check macros n
     const bool runtime = std::any_of(e.codes.begin(), e.codes.end(), [](const std::string& c) {
       return c.starts_with("cudaError");
     });
-    if (runtime && e.title.starts_with("CUDA error: "))
-      entries_of_message[e.title.substr(12)].push_back(e.id);
+    constexpr std::string_view kPrefix = "CUDA error: ";
+    if (runtime && e.title.starts_with(kPrefix))
+      entries_of_message[e.title.substr(kPrefix.size())].push_back(e.id);
   }
   int checked = 0;
   for (const auto& [message, ids] : entries_of_message) {

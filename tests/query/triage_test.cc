@@ -8,6 +8,8 @@
 #include <fstream>
 #include <iterator>
 
+#include <nlohmann/json.hpp>
+
 #include "indexer/error.h"
 #include "query/log_line.h"
 #include "tests/support.h"
@@ -235,10 +237,9 @@ TEST_CASE("a log of JSON records (Docker's json-file driver) triages as the plai
   std::string plain, records, line;
   for (size_t n = 0; std::getline(in, line); ++n) {
     plain += line + '\n';
-    std::string escaped;  // the fixture holds no control characters or backslashes
-    for (const char c : line) escaped += c == '"' ? std::string("\\\"") : std::string(1, c);
-    records += "{\"log\":\"" + escaped + "\\n\",\"stream\":\"stderr\",\"time\":\"2024-05-01T12:00:";
-    records += std::to_string(10 + n) + ".000000000Z\"}\n";
+    const std::string time = "2024-05-01T12:00:" + std::to_string(10 + n) + ".000000000Z";
+    records += nlohmann::json{{"log", line + "\n"}, {"stream", "stderr"}, {"time", time}}.dump();
+    records += '\n';
   }
   Triage ref(test::bundled_store(), {});
   ref.add_lines("r.log", 1, plain);
