@@ -27,7 +27,7 @@ constexpr std::array kCues{
     "pytorch_",  "cuda_",      "torch_",      "xla_",          "tf_",            "version",
     "fallen",    "illegal",    "misaligned",  "exhausted",     "mismatch",       "unable",
     "cannot",    "could not",  "invalid",     "not compatible", "no kernel",     "segmentation",
-    "first observed", "cancelled", "last enqueued", "watchdog",     "heartbeat",
+    "first observed", "cancelled", "last enqueued", "watchdog",     "heartbeat",  "ckpt",
     "nccl info"};  // NCCL INFO lines name the host of a rank's log
 
 // The cues compiled for Vectorscan, which scans about ten times faster than RE2 here (7 against
@@ -110,33 +110,70 @@ bool worth_reading(std::string_view message) {
 }
 
 std::optional<SaveLine> read_save(std::string_view message) {
+  // A line that says a save went wrong, or reads a checkpoint back, reports no save.
+  static const RE2 not_a_save(
+      R"(\b(?:fail\w*|error|unable|cannot|could ?n[o']t|not (?:be )?saved|skip\w*|abort\w*|)"
+      R"(load\w*|restor\w*|resum\w*)\b)",
+      case_blind());
   // Completed saves, as PyTorch Lightning, Hugging Face Trainer, DeepSpeed, Megatron and
-  // torch.distributed.checkpoint (torchtitan) report them.
+  // torch.distributed.checkpoint (torchtitan) report them, and as a training loop of one's own
+  // words it: "checkpoint saved", "saved checkpoint", "wrote ckpt", "checkpoint ... written".
   static const RE2 done(
       R"(saving model to ['"]?\S+|Saving model checkpoint to \S+|Checkpoint \S+ is ready now|)"
-      R"(successfully saved checkpoint|Finished saving the checkpoint|checkpoint saved|)"
-      R"(saved checkpoint (?:to|at)\b|Model weights saved in)",
+      R"(Finished saving the checkpoint|Model weights saved in|)"
+      R"(\b(?:saved|wrote|written|stored|committed)\b[^\n]{0,40}?\b(?:checkpoint|ckpt)|)"
+      R"(\b(?:checkpoint|ckpt)\b[^\n]{0,80}?\b(?:saved|written|stored|committed|complete[d]?|)"
+      R"(finished|done)\b)",
       case_blind());
-  // Starts of saves whose end the same framework reports (DeepSpeed, Megatron, torchtitan).
+  // Starts of saves: the frameworks' whose end the same framework reports (DeepSpeed, Megatron,
+  // torchtitan), and "saving checkpoint ..." in general.
   static const RE2 started(
-      R"(Checkpoint \S+ is about to be saved|saving checkpoint at iteration|)"
-      R"(Saving the checkpoint \(or staging)",
+      R"(Checkpoint \S+ is about to be saved|Saving the checkpoint \(or staging|)"
+      R"(\b(?:saving|writing)\b[^\n]{0,40}?\b(?:checkpoint|ckpt))",
       case_blind());
+  if (RE2::PartialMatch(message, not_a_save)) return std::nullopt;
   if (RE2::PartialMatch(message, done)) return SaveLine{true};
   if (RE2::PartialMatch(message, started)) return SaveLine{false};
   return std::nullopt;
 }
 
+// Does the text around a "NAME=value" offer it as advice rather than report it in effect?
+// PyTorch and NCCL messages suggest settings: "For debugging consider passing
+// CUDA_LAUNCH_BLOCKING=1", "try setting PYTORCH_CUDA_ALLOC_CONF=...", "(run with NCCL_DEBUG=INFO
+// for details)", "(Set TF_CPP_MIN_LOG_LEVEL=0 and rerun ...)".
+bool offered(std::string_view before, std::string_view after) {
+  static const RE2 advice_before(
+      R"(\b(?:consider|try|trying|rerun|re-run|run with|use|pass|passing|please|recommend\w*|)"
+      R"(suggest\w*|should|you can|you may|you could|either|disable the|enable the|e\.g\.|)"
+      R"(for example|such as|instead)\b[^.!?]*$)",
+      case_blind());
+  static const RE2 advice_after(
+      R"(^\S*\s+(?:and re-?run|for details|for more|to get|to see|to enable|to avoid|to debug|)"
+      R"(to find))",
+      case_blind());
+  if (before.size() > 80) before.remove_prefix(before.size() - 80);
+  return RE2::PartialMatch(before, advice_before) ||
+         RE2::PartialMatch(after.substr(0, 40), advice_after);
+}
+
 std::vector<std::string> read_settings(std::string_view message) {
   static const RE2 variable(
       R"(\b((?:PYTORCH|TORCH|NCCL|CUDA|XLA|TF|NVIDIA|CUBLAS|CUDNN)_[A-Z0-9_]+)=([^\s'",;]+))");
+  // NCCL's own report of what it read from the environment: "NCCL_IB_HCA set by environment to
+  // mlx5_0", "NCCL_SOCKET_IFNAME set to ib0".
+  static const RE2 nccl_read(R"(\b(NCCL_[A-Z0-9_]+) set (?:by environment )?to (\S+))");
   static const RE2 version(
       R"((?i)\b(NCCL version \d+\.\d+\.\d+|Driver Version:\s*\d+(?:\.\d+)+|CUDA Version:\s*\d+\.\d+|)"
       R"(torch(?:==|\s+version\s*:?\s*)\d+\.\d+\.\d+\S*))");
   std::vector<std::string> out;
   re2::StringPiece in(message.data(), message.size());
   std::string name, value;
-  while (RE2::FindAndConsume(&in, variable, &name, &value)) out.push_back(name + "=" + value);
+  while (RE2::FindAndConsume(&in, variable, &name, &value)) {
+    const size_t end = static_cast<size_t>(in.data() - message.data());
+    const size_t start = end - name.size() - 1 - value.size();
+    if (!offered(message.substr(0, start), message.substr(end))) out.push_back(name + "=" + value);
+  }
+  if (RE2::PartialMatch(message, nccl_read, &name, &value)) out.push_back(name + "=" + value);
   in = re2::StringPiece(message.data(), message.size());
   std::string v;
   while (RE2::FindAndConsume(&in, version, &v)) out.push_back(v);

@@ -21,6 +21,8 @@ constexpr size_t kMaxCheckpoints = 1000;   // the most recent saves kept
 constexpr size_t kMaxSettings = 200;
 constexpr size_t kMaxTextBytes = 400;      // of an event's line, as shown in the report
 constexpr size_t kSummaryFieldLines = 12;  // lines after torchrun's "first observed failure"
+// Saves begun this many seconds apart are one after the other, not the ranks of one save.
+constexpr double kSaveInterval = 60;
 
 // What reading needs of an entry, read once from the index.
 struct EntryFacts {
@@ -260,8 +262,14 @@ struct Triage::Impl {
   void record_save(const std::string& file, size_t line, std::string_view text,
                    std::optional<double> time, bool year_guessed, bool completed) {
     std::deque<CheckpointEvent>& checkpoints = read_so_far.checkpoints;
-    if (completed && !checkpoints.empty() && !checkpoints.back().completed)
+    CheckpointEvent* previous = checkpoints.empty() ? nullptr : &checkpoints.back();
+    if (completed && previous && !previous->completed)
       checkpoints.pop_back();  // the confirmation of the save that just started
+    // A loop that logs only the start of its saves: when the same log starts another save a
+    // while later, training went on after the one before, so that one returned.
+    else if (!completed && previous && !previous->completed && previous->file == file && time &&
+             previous->time && *time - *previous->time >= kSaveInterval)
+      previous->completed = true;
     checkpoints.push_back({file, line, time, year_guessed, clipped(text), completed, order});
     if (checkpoints.size() > kMaxCheckpoints) checkpoints.pop_front();
   }

@@ -58,6 +58,55 @@ TEST_CASE("a line without a cue word is not worth reading") {
   CHECK_FALSE(worth_reading(""));
 }
 
+TEST_CASE("a setting a message only suggests is not read as one in effect") {
+  using V = std::vector<std::string>;
+  CHECK(read_settings("For debugging consider passing CUDA_LAUNCH_BLOCKING=1.") == V{});
+  CHECK(read_settings("If reserved but unallocated memory is large try setting "
+                      "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
+                      "fragmentation.") == V{});
+  CHECK(read_settings("RuntimeError: NCCL error: unhandled system error (run with "
+                      "NCCL_DEBUG=INFO for details), NCCL version 2.19.3") ==
+        V{"NCCL version 2.19.3"});
+  CHECK(read_settings("disable the heartbeat monitor (TORCH_NCCL_ENABLE_MONITORING=0).") == V{});
+  CHECK(read_settings("(Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)") == V{});
+  // what a launcher, an environment dump or NCCL itself reports is in effect
+  CHECK(read_settings("INFO env PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True") ==
+        V{"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"});
+  CHECK(read_settings("+ NCCL_DEBUG=INFO CUDA_LAUNCH_BLOCKING=1 torchrun train.py") ==
+        V{"NCCL_DEBUG=INFO", "CUDA_LAUNCH_BLOCKING=1"});
+  CHECK(read_settings("node7:91:95 [3] NCCL INFO NCCL_SOCKET_IFNAME set by environment to ib0") ==
+        V{"NCCL_SOCKET_IFNAME=ib0"});
+  // an earlier sentence's advice does not reach into the next
+  CHECK(read_settings("Try a smaller batch. Running with NCCL_DEBUG=WARN") ==
+        V{"NCCL_DEBUG=WARN"});
+}
+
+TEST_CASE("saves are read in the words frameworks and training loops use") {
+  auto completed = [](std::string_view s) {
+    const std::optional<SaveLine> save = read_save(s);
+    return save && save->completed;
+  };
+  auto started = [](std::string_view s) {
+    const std::optional<SaveLine> save = read_save(s);
+    return save && !save->completed;
+  };
+  CHECK(completed("Checkpoint global_step500 is ready now!"));
+  CHECK(completed("  successfully saved checkpoint from iteration   10000 to /ckpt"));
+  CHECK(completed("INFO saved checkpoint step=1000 path=/ckpt/step1000"));
+  CHECK(completed("Checkpoint for step 1000 written to /ckpt/step_1000.pt"));
+  CHECK(completed("wrote ckpt /data/run3/ckpt-2000"));
+  CHECK(completed("checkpoint save complete (12.3 s)"));
+  CHECK(started("Saving checkpoint to /lustre/run7/ckpt/step_12500"));
+  CHECK(started("saving checkpoint at iteration   11000 to /ckpt"));
+  CHECK(started("[Rank 0] Writing checkpoint shard 3/8"));
+  // failures and loads are not saves
+  CHECK_FALSE(read_save("RuntimeError: failed to save checkpoint to /ckpt: No space left"));
+  CHECK_FALSE(read_save("Error saving checkpoint: disk quota exceeded"));
+  CHECK_FALSE(read_save("Loading checkpoint shards: 100%"));
+  CHECK_FALSE(read_save("Resuming from checkpoint saved at step 900"));
+  CHECK_FALSE(read_save("step 100 loss 1.93"));
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query

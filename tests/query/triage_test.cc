@@ -64,6 +64,10 @@ TEST_CASE("an illegal access on one rank: that rank first, the timeouts of the o
   CHECK(r.last_checkpoint->line == 2);  // Lightning's save at 11:59, before the fault
   CHECK(r.safe_to_resume == true);
   CHECK_FALSE(r.first_action.empty());
+  // PyTorch's "For debugging consider passing CUDA_LAUNCH_BLOCKING=1" suggests it, no more
+  CHECK(std::find(r.settings.begin(), r.settings.end(), "CUDA_LAUNCH_BLOCKING=1") ==
+        r.settings.end());
+  CHECK(r.first_action_note.empty());
 }
 
 TEST_CASE("a hang: the rank whose collectives stopped is the suspect, not the first to time out") {
@@ -276,6 +280,23 @@ TEST_CASE("a JSON record's own time field dates its message") {
   CHECK(r.first_fault->rank == 1);
   REQUIRE(r.first_fault->time);
   CHECK(*r.first_fault->time == doctest::Approx(utc_seconds(2024, 5, 1, 12, 0, 5)));
+}
+
+TEST_CASE("a loop that logs only the start of its saves: a later start shows the one before ended") {
+  Triage t(test::bundled_store());
+  add_line_by_line(t,
+                   "2026-12-01 03:05:00 | INFO | Saving checkpoint to /ckpt/step_12000\n"
+                   "2026-12-01 03:05:01 | INFO | Saving checkpoint to /ckpt/step_12000 (rank 1)\n"
+                   "2026-12-01 03:20:00 | INFO | step 12500 | loss 2.101\n"
+                   "2026-12-01 03:25:00 | INFO | Saving checkpoint to /ckpt/step_12500\n"
+                   "2026-12-01 03:25:31 | ERROR | RuntimeError: CUDA error: an illegal memory "
+                   "access was encountered");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 2);  // the save at 03:05; the one at 03:25 never ended
+  CHECK(r.safe_to_resume == true);
+  CHECK(r.checkpoint_reason.find(":4) never completed") != std::string::npos);
 }
 
 }  // TEST_SUITE
