@@ -23,6 +23,9 @@ constexpr size_t kMaxTextBytes = 400;      // of an event's line, as shown in th
 constexpr size_t kSummaryFieldLines = 12;  // lines after torchrun's "first observed failure"
 // Saves begun this many seconds apart are one after the other, not the ranks of one save.
 constexpr double kSaveInterval = 60;
+// How far back the time of an undated line is looked for among the lines not read before it.
+constexpr size_t kLookBackLines = 64;
+constexpr size_t kLookBackBytes = 16 << 10;
 
 // What reading needs of an entry, read once from the index.
 struct EntryFacts {
@@ -32,6 +35,7 @@ struct EntryFacts {
 // Per input file: the recent past, for lines that carry no prefix of their own.
 struct FileState {
   std::optional<double> last_time;
+  std::string unread;             // the last lines not read, when lines come one by one
   size_t summary_lines_left = 0;  // inside torchrun's failure summary block
   std::string host;               // the one host this file's prefixes name ("" if none)
   bool several_hosts = false;     // then no host is inferred for its other lines
@@ -60,6 +64,21 @@ double in_year(double seconds, int year) {
 size_t line_start(std::string_view text, size_t at) {
   const size_t newline = text.rfind('\n', at);
   return newline == std::string_view::npos ? 0 : newline + 1;
+}
+
+// The wall-clock time of the last dated line of `lines`, looking back a bounded way: a
+// traceback's lines are undated, and so is the error at its end, which happened at about the
+// time of the progress line above it.
+std::optional<double> last_time_in(std::string_view lines, int year) {
+  if (lines.size() > kLookBackBytes) lines.remove_prefix(lines.size() - kLookBackBytes);
+  while (!lines.empty() && lines.back() == '\n') lines.remove_suffix(1);
+  for (size_t n = 0; n < kLookBackLines && !lines.empty(); ++n) {
+    const size_t start = line_start(lines, lines.size() - 1);
+    if (std::optional<double> t = parse_line(lines.substr(start), year).origin.time) return t;
+    lines.remove_suffix(lines.size() - start);
+    if (!lines.empty()) lines.remove_suffix(1);  // its '\n'
+  }
+  return std::nullopt;
 }
 
 std::string clipped(std::string_view text) {
@@ -154,9 +173,13 @@ struct Triage::Impl {
   void read_counted(const std::string& file, size_t line, std::string_view text) {
     ++read_so_far.lines;
     FileState& state = files[file];
-    if (!worth_reading(text) && state.summary_lines_left == 0 && !save_patterns.match(text))
+    if (!worth_reading(text) && state.summary_lines_left == 0 && !save_patterns.match(text)) {
+      if (state.unread.size() > 2 * kLookBackBytes) state.unread.erase(0, kLookBackBytes);
+      state.unread.append(text).push_back('\n');
       return;
-    read_interesting(file, line, text, state);
+    }
+    read_interesting(file, line, text, state, state.unread);
+    state.unread.clear();
   }
 
   // Only the lines the filter reacts to are looked at one by one; the others are counted.
@@ -187,13 +210,15 @@ struct Triage::Impl {
       if (end == std::string_view::npos) end = block.size();
       ++read_so_far.lines;
       read_so_far.bytes += end - start + 1;
-      read_interesting(file, line++, block.substr(start, end - start), state);
+      read_interesting(file, line++, block.substr(start, end - start), state,
+                       block.substr(pos, start - pos));
       pos = end + 1;
     }
   }
 
+  // `unread`: the lines since the last line read, which the filter passed over.
   void read_interesting(const std::string& file, size_t line, std::string_view text,
-                        FileState& state) {
+                        FileState& state, std::string_view unread = {}) {
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     if (!text.empty() && text.back() == '}') {
       // A structured logger's record is read as the lines its strings hold, under its number.
@@ -218,6 +243,8 @@ struct Triage::Impl {
     ++order;
     ParsedLine p = parse_line(text, year);
     if (!p.origin.rank && !p.origin.local_rank) p.origin.rank = rank_from_file_name(file);
+    if (!p.origin.time && !p.origin.uptime && !unread.empty())
+      if (std::optional<double> t = last_time_in(unread, year)) state.last_time = t;
     const std::optional<double> time = wall_time(p.origin, state);
     if (!p.origin.host.empty() && !state.several_hosts) {
       if (state.host.empty()) state.host = p.origin.host;

@@ -299,6 +299,36 @@ TEST_CASE("a loop that logs only the start of its saves: a later start shows the
   CHECK(r.checkpoint_reason.find(":4) never completed") != std::string::npos);
 }
 
+TEST_CASE("an undated error takes the time of the dated line just above it, not of the last cue") {
+  const std::string rank0 =
+      "2026-12-01 10:00:00 INFO checkpoint saved to /ckpt/step_100\n"
+      "2026-12-01 10:20:00 INFO step 300 loss 1.1\n"
+      "Traceback (most recent call last):\n"
+      "  File \"train.py\", line 10, in <module>\n"
+      "RuntimeError: CUDA error: an illegal memory access was encountered";
+  const std::string rank1 =
+      "2026-12-01 10:10:00 ERROR RuntimeError: CUDA error: misaligned address";
+  for (const bool in_blocks : {true, false}) {
+    CAPTURE(in_blocks);
+    Triage t(test::bundled_store());
+    for (const auto& [name, text] : {std::pair{"rank0.log", rank0}, {"rank1.log", rank1}}) {
+      if (in_blocks) {
+        t.add_lines(name, 1, text);
+        continue;
+      }
+      size_t n = 0;
+      for_each_line(text, [&](std::string_view l) { t.add_line(name, ++n, l); });
+    }
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->rank == 1);  // rank 0's traceback ended at about 10:20, after it
+    CHECK(r.first_fault->entry_id == "misaligned-address");
+    REQUIRE(r.faults.size() == 2);
+    REQUIRE(r.faults[1].time);
+    CHECK(*r.faults[1].time == utc_seconds(2026, 12, 1, 10, 20, 0));
+  }
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
