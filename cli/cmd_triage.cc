@@ -46,6 +46,7 @@ std::string place(const query::LogEvent& e) {
   if (e.rank) who = "rank " + std::to_string(*e.rank);
   else if (e.local_rank) who = "local rank " + std::to_string(*e.local_rank);
   if (!e.host.empty()) who += (who.empty() ? "host " : " on ") + e.host;
+  if (e.rank_line) who += " (named at line " + std::to_string(e.rank_line) + ")";
   return who.empty() ? "an unknown rank" : who;
 }
 
@@ -77,11 +78,12 @@ nlohmann::ordered_json event_json(const query::LogEvent& e) {
                               {"time", nullptr},
                               {"file", e.file},         {"line", e.line},
                               {"text", e.text},         {"reading", e.reading},
-                              {"count", e.count}};
+                              {"count", e.count},       {"rank_line", nullptr}};
   if (e.rank) j["rank"] = *e.rank;
   if (e.local_rank) j["local_rank"] = *e.local_rank;
   if (e.pid) j["pid"] = *e.pid;
   if (e.time) j["time"] = iso_time(*e.time);
+  if (e.rank_line) j["rank_line"] = e.rank_line;
   return j;
 }
 

@@ -11,6 +11,7 @@ namespace gpuerr::query {
 namespace {
 
 constexpr double kHardwareWindow = 600;  // seconds around a fault in which a hardware line counts
+constexpr size_t kSameReportLines = 40;   // lines a traceback keeps below its fault's first line
 
 struct Facts {
   std::string role, category, hardware;
@@ -129,6 +130,7 @@ class Judge {
     std::vector<LogEvent> faults = sorted([](const std::string& role) { return is_fault(role); });
     if (!faults.empty()) {
       r.first_fault = faults.front();
+      name_rank(*r.first_fault);
       return;
     }
     std::vector<LogEvent> echoes =
@@ -141,6 +143,21 @@ class Judge {
           r.first_fault = e;
           break;
         }
+  }
+
+  // A line with no rank of its own (the GPU's "Assertion ... failed", printed without the
+  // launcher's prefix) takes the rank of the same fault's report a few lines below it in the
+  // same file ("[rank1]: RuntimeError: CUDA error: device-side assert triggered").
+  void name_rank(LogEvent& f) {
+    if (f.rank || f.local_rank) return;
+    for (const LogEvent& e : in_.events)
+      if (e.entry_id == f.entry_id && e.file == f.file && e.line > f.line &&
+          e.line - f.line <= kSameReportLines && (e.rank || e.local_rank) &&
+          (f.host.empty() || e.host.empty() || e.host == f.host)) {
+        f.rank = e.rank, f.local_rank = e.local_rank, f.rank_line = e.line;
+        if (f.host.empty()) f.host = e.host;
+        return;
+      }
   }
 
   // Whether `e` is explained by the first fault `f`.

@@ -329,6 +329,36 @@ TEST_CASE("an undated error takes the time of the dated line just above it, not 
   }
 }
 
+TEST_CASE("an assertion printed without a rank takes the rank of its traceback just below") {
+  const std::string assertion =
+      "../aten/src/ATen/native/cuda/Loss.cu:250: nll_loss_forward_reduce_cuda_kernel_2d: block: "
+      "[0,0,0], thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.\n";
+  const std::string traceback =
+      "[rank1]: Traceback (most recent call last):\n"
+      "[rank1]:   File \"/work/train.py\", line 88, in <module>\n"
+      "[rank1]: RuntimeError: CUDA error: device-side assert triggered\n";
+  {
+    Triage t(test::bundled_store());
+    add_line_by_line(t, assertion + traceback);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "device-side-assert");
+    CHECK(r.first_fault->line == 1);
+    CHECK(r.first_fault->rank == 1);
+    CHECK(r.first_fault->rank_line == 4);
+  }
+  {  // a report of it far below is another matter
+    Triage t(test::bundled_store());
+    std::string progress;
+    for (int i = 0; i < 60; ++i) progress += "step " + std::to_string(i) + " loss 1.0\n";
+    add_line_by_line(t, assertion + progress + traceback);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK_FALSE(r.first_fault->rank);
+    CHECK(r.first_fault->rank_line == 0);
+  }
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
