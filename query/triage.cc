@@ -26,6 +26,9 @@ constexpr double kSaveInterval = 60;
 // How far back the time of an undated line is looked for among the lines not read before it.
 constexpr size_t kLookBackLines = 64;
 constexpr size_t kLookBackBytes = 16 << 10;
+// Look-backs in a row that find no date before a file's skipped lines are taken to have none
+// (until a line read has a date again): an undated log would otherwise be read twice over.
+constexpr size_t kLookBackMisses = 8;
 
 // What reading needs of an entry, read once from the index.
 struct EntryFacts {
@@ -36,6 +39,7 @@ struct EntryFacts {
 struct FileState {
   std::optional<double> last_time;
   std::string unread;             // the last lines not read, when lines come one by one
+  size_t look_back_misses = 0;    // look-backs in a row that found no dated line
   size_t summary_lines_left = 0;  // inside torchrun's failure summary block
   std::string host;               // the one host this file's prefixes name ("" if none)
   bool several_hosts = false;     // then no host is inferred for its other lines
@@ -243,8 +247,13 @@ struct Triage::Impl {
     ++order;
     ParsedLine p = parse_line(text, year);
     if (!p.origin.rank && !p.origin.local_rank) p.origin.rank = rank_from_file_name(file);
-    if (!p.origin.time && !p.origin.uptime && !unread.empty())
-      if (std::optional<double> t = last_time_in(unread, year)) state.last_time = t;
+    if (p.origin.time) {
+      state.look_back_misses = 0;
+    } else if (!p.origin.uptime && !unread.empty() && state.look_back_misses < kLookBackMisses) {
+      const std::optional<double> t = last_time_in(unread, year);
+      if (t) state.last_time = t, state.look_back_misses = 0;
+      else ++state.look_back_misses;
+    }
     const std::optional<double> time = wall_time(p.origin, state);
     if (!p.origin.host.empty() && !state.several_hosts) {
       if (state.host.empty()) state.host = p.origin.host;
