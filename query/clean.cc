@@ -1,5 +1,8 @@
 #include "query/clean.h"
 
+#include <cstdio>
+#include <ctime>
+
 #include <nlohmann/json.hpp>
 #include <re2/re2.h>
 
@@ -127,6 +130,35 @@ void append_strings(const nlohmann::ordered_json& value, std::string& out, int d
   }
 }
 
+// A record of journald's JSON export (`journalctl -o json`) as `journalctl -o short-iso` prints
+// it: "2024-03-05T10:12:01.123456Z node7 kernel[0]: MESSAGE", dated and placed, instead of its
+// thirty-odd fields (boot and machine ids among them), one per line. nullopt for other records.
+std::optional<std::string> journal_line(const nlohmann::ordered_json& record) {
+  auto field = [&](const char* key) -> std::string {
+    const auto it = record.find(key);
+    return it != record.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  const std::string message = field("MESSAGE"), stamp = field("__REALTIME_TIMESTAMP");
+  if (message.empty() || stamp.empty() || stamp.size() > 18 ||
+      stamp.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  const long long micros = std::stoll(stamp);
+  const std::time_t seconds = static_cast<std::time_t>(micros / 1000000);
+  std::tm utc{};
+  if (!gmtime_r(&seconds, &utc)) return std::nullopt;
+  char time[64];
+  std::snprintf(time, sizeof time, "%04d-%02d-%02dT%02d:%02d:%02d.%06lldZ", utc.tm_year + 1900,
+                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                micros % 1000000);
+  std::string host = field("_HOSTNAME"), program = field("SYSLOG_IDENTIFIER");
+  if (host.empty()) host = "localhost";
+  if (program.empty()) program = field("_COMM");
+  if (program.empty()) program = "journal";
+  const std::string pid = field("_PID");
+  return std::string(time) + " " + host + " " + program + (pid.empty() ? "" : "[" + pid + "]") +
+         ": " + message;
+}
+
 // Every line of `text`, a record replaced by its strings (json_record_strings).
 std::string unpack_json_records(std::string_view text) {
   if (text.find('{') == std::string_view::npos) return std::string(text);
@@ -154,8 +186,10 @@ std::optional<std::string> json_record_strings(std::string_view line) {
   if (open == std::string_view::npos || line[open] != '{' || line[close] != '}') return {};
   const nlohmann::ordered_json record =
       nlohmann::ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (!record.is_object()) return {};
+  if (std::optional<std::string> journal = journal_line(record)) return journal;
   std::string strings;
-  if (record.is_object()) append_strings(record, strings);
+  append_strings(record, strings);
   if (strings.empty()) return {};
   strings.pop_back();  // the last one's line break
   return strings;

@@ -12,7 +12,9 @@ namespace gpuerr::query {
 /// Structured loggers (Docker's json-file driver, Kubernetes log collectors, `journalctl -o
 /// json`) write each line as a JSON object whose string fields hold what the program printed,
 /// its line breaks and quotes escaped. For such a line, its strings (nested ones too), decoded,
-/// one per line; nullopt for any other line and for a record without a string.
+/// one per line; nullopt for any other line and for a record without a string. A journald
+/// record (MESSAGE and __REALTIME_TIMESTAMP) is instead the one line `journalctl -o short-iso`
+/// would print for it: time, host, program[pid] and message.
 std::optional<std::string> json_record_strings(std::string_view line);
 
 /// What the program printed, as far as the paste shows it:

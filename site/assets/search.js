@@ -22,6 +22,25 @@
       Object.keys(value).forEach(function (k) { collectStrings(value[k], out, depth + 1); });
   }
 
+  // A journald record (journalctl -o json) as journalctl -o short-iso prints it, as the engine
+  // does; null for other records.
+  function journalLine(record) {
+    function field(k) { return typeof record[k] === 'string' ? record[k] : ''; }
+    var message = field('MESSAGE'), stamp = field('__REALTIME_TIMESTAMP');
+    if (!message || !stamp || stamp.length > 18 || /[^0-9]/.test(stamp)) return null;
+    var pad = function (n, w) { n = String(n); while (n.length < w) n = '0' + n; return n; };
+    stamp = pad(stamp, 7);  // microseconds: whole seconds, then six digits
+    var date = new Date(Number(stamp.slice(0, -6)) * 1000);
+    if (isNaN(date.getTime())) return null;
+    var time = pad(date.getUTCFullYear(), 4) + '-' + pad(date.getUTCMonth() + 1, 2) + '-' +
+        pad(date.getUTCDate(), 2) + 'T' + pad(date.getUTCHours(), 2) + ':' +
+        pad(date.getUTCMinutes(), 2) + ':' + pad(date.getUTCSeconds(), 2) + '.' +
+        stamp.slice(-6) + 'Z';
+    var program = field('SYSLOG_IDENTIFIER') || field('_COMM') || 'journal', pid = field('_PID');
+    return time + ' ' + (field('_HOSTNAME') || 'localhost') + ' ' + program +
+        (pid ? '[' + pid + ']' : '') + ': ' + message;
+  }
+
   function unpackJsonRecords(text) {
     if (text.indexOf('{') < 0) return text;
     return text.split('\n').map(function (line) {
@@ -29,6 +48,9 @@
       if (t.charAt(0) !== '{' || t.charAt(t.length - 1) !== '}') return line;
       var record;
       try { record = JSON.parse(t); } catch (e) { return line; }
+      if (!record || typeof record !== 'object' || Array.isArray(record)) return line;
+      var journal = journalLine(record);
+      if (journal !== null) return journal;
       var strings = [];
       collectStrings(record, strings, 0);
       return strings.length ? strings.join('\n') : line;

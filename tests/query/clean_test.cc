@@ -30,6 +30,13 @@ TEST_CASE("cleaning keeps what the program printed") {
       {"not a record", "{not json}\n{\"unclosed\": \"x\"", "{not json}\n{\"unclosed\": \"x\""},
       {"a record without strings", "{\"a\": [[[[[[[[[[\"deep\"]]]]]]]]]], \"n\": 1}",
        "{\"a\": [[[[[[[[[[\"deep\"]]]]]]]]]], \"n\": 1}"},
+      {"journald record",
+       "{\"__REALTIME_TIMESTAMP\":\"1709633521123456\",\"_BOOT_ID\":\"4f3b2a1c\","
+       "\"_HOSTNAME\":\"node7\",\"SYSLOG_IDENTIFIER\":\"python3\",\"_PID\":\"991\","
+       "\"MESSAGE\":\"CUDA error: x\"}",
+       "2024-03-05T10:12:01.123456Z node7 python3[991]: CUDA error: x"},
+      {"journald record, bare", "{\"__REALTIME_TIMESTAMP\":\"5\",\"MESSAGE\":\"y\"}",
+       "1970-01-01T00:00:00.000005Z localhost journal: y"},
       {"escape inside a record", "{\"log\":\"\\u001b[31mCUDA error\\u001b[0m\"}", "CUDA error"},
       {"other UTF-8 kept", "4 \xc2\xb5s, caf\xc3\xa9 \xe2\x86\x92",
        "4 \xc2\xb5s, caf\xc3\xa9 \xe2\x86\x92"},

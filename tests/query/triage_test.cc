@@ -359,6 +359,20 @@ TEST_CASE("an assertion printed without a rank takes the rank of its traceback j
   }
 }
 
+TEST_CASE("a journald JSON record is dated and placed as journalctl -o short-iso prints it") {
+  Triage t(test::bundled_store());
+  t.add_line("journal.json", 1,
+             R"({"__REALTIME_TIMESTAMP":"1709633521123456","_HOSTNAME":"node7",)"
+             R"("SYSLOG_IDENTIFIER":"kernel","MESSAGE":"NVRM: Xid (PCI:0000:3b:00): 79, )"
+             R"(pid=1234, name=python3, GPU has fallen off the bus."})");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "xid-79");
+  CHECK(r.first_fault->host == "node7");
+  REQUIRE(r.first_fault->time);
+  CHECK(*r.first_fault->time == doctest::Approx(1709633521.123456));
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
