@@ -164,7 +164,8 @@ void print_report(const query::TriageReport& r) {
   std::cout << "Checkpoint:  ";
   if (r.last_checkpoint)
     std::cout << r.last_checkpoint->file << ":" << r.last_checkpoint->line << ", safe to resume: "
-              << (*r.safe_to_resume ? "yes" : "NO") << " (" << r.checkpoint_reason << ")\n";
+              << (!r.safe_to_resume ? "unknown" : *r.safe_to_resume ? "yes" : "NO") << " ("
+              << r.checkpoint_reason << ")\n";
   else
     std::cout << r.checkpoint_reason << '\n';
   for (const query::CheckpointEvent& c : r.checkpoints_after_fault)

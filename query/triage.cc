@@ -29,6 +29,7 @@ constexpr size_t kLookBackBytes = 16 << 10;
 // Look-backs in a row that find no date before a file's skipped lines are taken to have none
 // (until a line read has a date again): an undated log would otherwise be read twice over.
 constexpr size_t kLookBackMisses = 8;
+constexpr double kHalfYear = 183 * 86400.0;
 
 // What reading needs of an entry, read once from the index.
 struct EntryFacts {
@@ -39,6 +40,7 @@ struct EntryFacts {
 struct FileState {
   std::optional<double> last_time;
   std::string unread;             // the last lines not read, when lines come one by one
+  std::vector<size_t> undated;    // events with an inherited time, awaiting the next dated line
   size_t look_back_misses = 0;    // look-backs in a row that found no dated line
   size_t summary_lines_left = 0;  // inside torchrun's failure summary block
   std::string host;               // the one host this file's prefixes name ("" if none)
@@ -112,7 +114,6 @@ struct Triage::Impl {
   Impl(const Store& s, std::vector<std::string> patterns, int y, std::optional<double> boot)
       : store(s), save_patterns(patterns), year(y ? y : current_year()), year_given(y != 0),
         boot_time(boot) {
-    read_so_far.guessed_year = year;
   }
 
   const EntryFacts& facts_of(const std::string& id) const {
@@ -166,6 +167,10 @@ struct Triage::Impl {
     events.push_back({m.entry_id, f.role, f.category, m.confidence, o.rank, o.local_rank, o.host,
                       o.pid, time, o.year_guessed, file, line, clipped(text),
                       m.analysis ? m.analysis->verdict : "", 1, order});
+    if (time && !o.time && !o.uptime) {
+      events.back().time_inherited = true;
+      files[file].undated.push_back(events.size() - 1);
+    }
   }
 
   void read(const std::string& file, size_t line, std::string_view text) {
@@ -255,6 +260,10 @@ struct Triage::Impl {
       else ++state.look_back_misses;
     }
     const std::optional<double> time = wall_time(p.origin, state);
+    if (time && (p.origin.time || p.origin.uptime)) {
+      for (size_t i : state.undated) read_so_far.events[i].latest = time;
+      state.undated.clear();
+    }
     if (!p.origin.host.empty() && !state.several_hosts) {
       if (state.host.empty()) state.host = p.origin.host;
       else if (state.host != p.origin.host) state.several_hosts = true, state.host.clear();
@@ -284,7 +293,8 @@ struct Triage::Impl {
         p.message.starts_with("NCCL INFO"))
       return;  // NCCL's informational trace; its WARN lines are read
     if (p.origin.time && !p.origin.year_guessed)
-      read_so_far.latest_year = std::max(read_so_far.latest_year, year_of(*p.origin.time));
+      read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*p.origin.time),
+                                          *p.origin.time);
     if (std::optional<Match> m = match_line(p.message))
       add_event(file, line, text, p.origin, time, *m);
   }
@@ -333,14 +343,25 @@ TriageReport Triage::report() const {
     if (e.host.empty() && it != impl_->files.end()) e.host = it->second.host;
   }
   // Dates printed without a year (syslog, glog) were given this year while reading; when the
-  // input names a year elsewhere and none was given, move them to it, so that a dmesg excerpt
-  // and an ISO-dated rank log of 2024 sort together.
-  const int target = facts.latest_year;
-  if (!impl_->year_given && target && target != facts.guessed_year) {
-    for (LogEvent& e : facts.events)
-      if (e.year_guessed && e.time) e.time = in_year(*e.time, target);
+  // input dates other lines fully and no year was given, move them to the year that puts them
+  // nearest the latest full date, never half a year after it: a syslog "Dec 31 23:59:58" beside
+  // an ISO "2025-01-01" is in 2024, and a dmesg excerpt and an ISO-dated rank log of 2024 sort
+  // together.
+  if (!impl_->year_given && facts.latest_dated) {
+    const double latest = *facts.latest_dated;
+    auto move = [&](double t) {
+      double moved = in_year(t, year_of(latest));
+      if (moved - latest > kHalfYear) moved = in_year(t, year_of(latest) - 1);
+      return moved;
+    };
+    for (LogEvent& e : facts.events) {
+      if (!e.year_guessed || !e.time) continue;
+      const double shift = move(*e.time) - *e.time;
+      *e.time += shift;
+      if (e.latest) *e.latest += shift;
+    }
     for (CheckpointEvent& c : facts.checkpoints)
-      if (c.year_guessed && c.time) c.time = in_year(*c.time, target);
+      if (c.year_guessed && c.time) c.time = move(*c.time);
   }
   return judge(facts, impl_->store);
 }

@@ -31,8 +31,7 @@ struct TriageFacts {
   std::optional<Evidence> launcher_summary;
   size_t teardown_lines = 0;
   size_t lines = 0, bytes = 0;
-  int guessed_year = 0;  // the year given to dates printed without one
-  int latest_year = 0;   // the latest year a full date in the input named; 0 if none
+  std::optional<double> latest_dated;  // the latest time of a full date (with its year)
 };
 
 /// The report: first fault, cascade, verdict, checkpoint safety, first action.

@@ -21,11 +21,18 @@ struct Facts {
 
 // Events and saves are ordered by time when every one involved has a time, else by input order
 // (within one file that is the order things happened; across files without times it is a guess).
+// A file with no wall-clock time at all (a dmesg of kernel uptimes, with no boot time known)
+// does not stop the others being ordered by time: its lines, which cannot be placed among
+// theirs, come after them.
 struct Clock {
   bool timed = true;
+  std::set<std::string> clockless;  // files none of whose events has a time
   template <typename A, typename B>
   bool before(const A& a, const B& b) const {
-    if (timed && a.time && b.time && *a.time != *b.time) return *a.time < *b.time;
+    if (!timed) return a.order < b.order;
+    const bool a_placed = !clockless.contains(a.file), b_placed = !clockless.contains(b.file);
+    if (a_placed != b_placed) return a_placed;
+    if (a_placed && *a.time != *b.time) return *a.time < *b.time;
     return a.order < b.order;
   }
 };
@@ -43,8 +50,18 @@ bool same_place(const LogEvent& a, const LogEvent& b) {
   return a.host == b.host && a.local_rank == b.local_rank && (a.host.size() || a.file == b.file);
 }
 
+// The span of time in which `e` happened: its time, or for an undated line (a traceback's) from
+// the dated line above it to the next dated line read in its file.
+std::pair<double, double> span(const LogEvent& e) {
+  if (!e.time_inherited) return {*e.time, *e.time};
+  return {*e.time, e.latest.value_or(HUGE_VAL)};
+}
+
 bool near_in_time(const LogEvent& a, const LogEvent& b) {
-  return !a.time || !b.time || std::fabs(*a.time - *b.time) <= kHardwareWindow;
+  if (!a.time || !b.time) return true;
+  const auto [a_from, a_to] = span(a);
+  const auto [b_from, b_to] = span(b);
+  return b_from - a_to <= kHardwareWindow && a_from - b_to <= kHardwareWindow;
 }
 
 // "VAR=value" pairs an action asks for; an action is in effect when the log shows them all.
@@ -66,7 +83,12 @@ bool in_effect(const std::string& action, const std::set<std::string>& settings)
 class Judge {
  public:
   Judge(const TriageFacts& facts, const Store& store) : in_(facts), store_(store) {
-    for (const LogEvent& e : in_.events) clock_.timed = clock_.timed && e.time.has_value();
+    std::set<std::string> dated;
+    for (const LogEvent& e : in_.events)
+      (e.time ? dated : clock_.clockless).insert(e.file);
+    for (const std::string& f : dated) clock_.clockless.erase(f);
+    for (const LogEvent& e : in_.events)
+      clock_.timed = clock_.timed && (e.time || clock_.clockless.contains(e.file));
   }
 
   TriageReport run() {
@@ -167,7 +189,8 @@ class Judge {
     if (!clock_.before(f, e)) return false;
     const Facts& ff = facts(f.entry_id);
     const Facts& ef = facts(e.entry_id);
-    if (same_place(e, f) && ff.poisons_context) return true;  // a poisoned context
+    // a poisoned context explains the rank's later CUDA errors, not the GPU's own reports
+    if (same_place(e, f) && ff.poisons_context && !hardware_like(ef)) return true;
     const bool same_host = f.host.empty() || e.host.empty() || f.host == e.host;
     if (hardware_like(ff) && same_host && (near_in_time(e, f) || hardware_like(ef)))
       return true;  // the GPU failed, and everything on it after that follows
@@ -205,6 +228,7 @@ class Judge {
       if (e.role == "warning") continue;  // e.g. Xid 93, an InfoROM notice: not a failure
       const bool same_host = f.host.empty() || e.host.empty() || f.host == e.host;
       if (hardware_like(facts(e.entry_id)) && same_host && near_in_time(e, f)) {
+        hardware_event_ = e;
         r.verdict = "hardware";
         r.verdict_reason = "a GPU hardware error (" + e.entry_id + ") on that host near the fault";
         r.verdict_evidence.push_back({e.file, e.line, e.text});
@@ -243,13 +267,21 @@ class Judge {
       return;
     }
     r.last_checkpoint = *last;
-    for (const LogEvent& m : memory)
+    for (const LogEvent& m : memory) {
+      if (m.file != last->file && !m.time != !last->time) {  // different clocks: no order
+        r.safe_to_resume.reset();
+        r.checkpoint_reason = "unknown: the GPU memory error (" + m.entry_id + " at " + where(m) +
+                              ") has no date to set against this save's (a kernel uptime); give "
+                              "the host's boot time with --boot-time (`uptime -s` on that host)";
+        return;
+      }
       if (clock_.before(m, *last)) {
         r.safe_to_resume = false;
         r.checkpoint_reason = "written after a GPU memory error (" + m.entry_id + " at " +
                               where(m) + "); resume from a save before it";
         return;
       }
+    }
     r.safe_to_resume = true;
     r.checkpoint_reason = r.first_fault ? "completed before the first fault, with no GPU memory "
                                           "error before it"
@@ -264,7 +296,15 @@ class Judge {
     std::string& reading = r.first_fault->reading;
     if (!reading.empty() && in_effect(reading, in_.settings))
       reading += " (already set in this log, so that alone did not prevent it)";
-    const std::vector<std::string>& actions = facts(r.first_fault->entry_id).first_actions;
+    // When another line made the verdict hardware (an Xid beside a rank's CUDA error), the
+    // action is that hardware's: the node comes first, the application's error is its echo.
+    std::string id = r.first_fault->entry_id;
+    if (r.verdict == "hardware" && !hardware_like(facts(id)) && hardware_event_) {
+      id = hardware_event_->entry_id;
+      r.first_action_note = "the action for " + id + " at " + where(*hardware_event_) +
+                            ", which makes this hardware";
+    }
+    const std::vector<std::string>& actions = facts(id).first_actions;
     for (const std::string& a : actions) {
       if (!in_effect(a, in_.settings)) {
         r.first_action = a;
@@ -278,6 +318,7 @@ class Judge {
   const Store& store_;
   Clock clock_;
   std::map<std::string, Facts> facts_;
+  std::optional<LogEvent> hardware_event_;  // the line that made the verdict hardware
 };
 
 }  // namespace

@@ -44,6 +44,12 @@ size_t add_line_by_line(Triage& t, std::string_view text) {
   return line;
 }
 
+// `text` read into `t` as the lines of `name`, one add_line() each.
+void add_file(Triage& t, const std::string& name, std::string_view text) {
+  size_t n = 0;
+  for_each_line(text, [&](std::string_view l) { t.add_line(name, ++n, l); });
+}
+
 }  // namespace
 
 TEST_SUITE("query") {
@@ -371,6 +377,105 @@ TEST_CASE("a journald JSON record is dated and placed as journalctl -o short-iso
   CHECK(r.first_fault->host == "node7");
   REQUIRE(r.first_fault->time);
   CHECK(*r.first_fault->time == doctest::Approx(1709633521.123456));
+}
+
+TEST_CASE("an Xid beside a rank's CUDA error: the verdict and the first action are the hardware's") {
+  Triage t(test::bundled_store());
+  add_file(t, "rank6.log",
+           "2024-04-11 14:22:06,900 ERROR RuntimeError: CUDA error: unknown error");
+  add_file(t, "journal-node12.log",
+           "Apr 11 14:22:07 node12 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=4410, "
+           "name=python3, GPU has fallen off the bus.");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.verdict == "hardware");
+  const std::optional<Entry> xid = test::bundled_store().entry("xid-79");
+  REQUIRE(xid);
+  CHECK(r.first_action == xid->first_actions.front());
+  CHECK(r.first_action_note.find("xid-79") != std::string::npos);
+}
+
+TEST_CASE("a memory error with only a kernel uptime leaves a save in another file unjudged") {
+  Triage t(test::bundled_store());
+  add_file(t, "train.log",
+           "2024-10-02 10:00:30,000 INFO Checkpoint saved: /ckpt/step_2000.pt\n"
+           "2024-10-02 10:20:02,000 ERROR RuntimeError: CUDA error: uncorrectable ECC error "
+           "encountered");
+  add_file(t, "dmesg.txt",
+           "[33012.551201] NVRM: Xid (PCI:0000:3b:00): 48, pid=1234, name=python, Ch 00000010, "
+           "DBE (double bit error) ECC error");
+  const TriageReport r = t.report();
+  REQUIRE(r.last_checkpoint);
+  CHECK_FALSE(r.safe_to_resume.has_value());  // neither "yes" nor "no": the order is unknown
+  CHECK(r.checkpoint_reason.find("--boot-time") != std::string::npos);
+}
+
+TEST_CASE("a dmesg of uptimes alone does not stop the rank logs being ordered by time") {
+  for (const bool dmesg_first : {true, false}) {
+    CAPTURE(dmesg_first);
+    Triage t(test::bundled_store());
+    const std::string dmesg =
+        "[51234.100201] NVRM: Xid (PCI:0000:1b:00): 31, pid=4410, name=python, Ch 00000010";
+    if (dmesg_first) add_file(t, "dmesg.txt", dmesg);
+    add_file(t, "rank0.log",
+             "2024-10-03 10:00:40,000 ERROR RuntimeError: CUDA error: an illegal memory access "
+             "was encountered");
+    add_file(t, "rank1.log",
+             "2024-10-03 10:00:00,000 ERROR RuntimeError: CUDA error: an illegal memory access "
+             "was encountered");
+    if (!dmesg_first) add_file(t, "dmesg.txt", dmesg);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->rank == 1);
+    CHECK(r.verdict == "code");
+  }
+}
+
+TEST_CASE("a traceback's error is dated only from below: an Xid minutes after its last date counts") {
+  Triage t(test::bundled_store());
+  add_file(t, "node7-train.log",
+           "2024-03-05 10:00:00,004 - INFO - [rank0] step 4500 loss 2.1\n"
+           "[rank0]: Traceback (most recent call last):\n"
+           "[rank0]:   File \"train.py\", line 12, in <module>\n"
+           "[rank0]: RuntimeError: CUDA error: unspecified launch failure");
+  add_file(t, "kern.log",
+           "Mar  5 10:11:58 gpu-node-7 kernel: [ 8810.402117] NVRM: Xid (PCI:0000:3b:00): 79, "
+           "pid=4410, name=python3, GPU has fallen off the bus.");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.verdict == "hardware");
+  // the GPU's own report is not the echo of the application's poisoned context
+  for (const LogEvent& e : r.cascade) CHECK(e.entry_id != "xid-79");
+}
+
+TEST_CASE("a date printed without its year takes the year nearest the log's full dates") {
+  Triage t(test::bundled_store());
+  add_file(t, "kern.log",
+           "Dec 31 23:59:58 node4 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=77, name=python3, "
+           "GPU has fallen off the bus.");
+  add_file(t, "rank1.log",
+           "2025-01-01 00:00:03,000 ERROR RuntimeError: CUDA error: unspecified launch failure");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "xid-79");
+  REQUIRE(r.first_fault->time);
+  CHECK(*r.first_fault->time == utc_seconds(2024, 12, 31, 23, 59, 58));
+  CHECK(r.verdict == "hardware");
+}
+
+TEST_CASE("Xid 92, corrected single-bit errors, neither faults a job nor spoils its saves") {
+  Triage t(test::bundled_store());
+  add_file(t, "journal.log",
+           "Dec  2 08:57:01 node30 kernel: NVRM: Xid (PCI:0000:3b:00): 92, pid=1, name=python3");
+  add_file(t, "worker-0.log",
+           "2024-12-02 08:58:30,000 INFO checkpoint saved to /ckpt/step_500\n"
+           "2024-12-02 09:00:04,000 ERROR RuntimeError: CUDA error: an illegal memory access was "
+           "encountered");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "illegal-memory-access");
+  CHECK(r.verdict == "code");
+  CHECK(r.safe_to_resume == true);
 }
 
 }  // TEST_SUITE
