@@ -53,6 +53,26 @@ bool iso_time(re2::StringPiece& in, LineOrigin& o, int) {
   return true;
 }
 
+bool us_date_time(re2::StringPiece& in, LineOrigin& o, int) {
+  // Hugging Face's examples log with "%m/%d/%Y %H:%M:%S": "06/01/2024 09:12:11 - INFO - "
+  static const RE2 re(
+      R"((\d\d)/(\d\d)/(\d{4}) (\d\d):(\d\d):(\d\d(?:[.,]\d+)?)(?:\s*[-|:]\s+|\s+))");
+  std::string mo, d, y, h, mi, s;
+  if (!RE2::Consume(&in, re, &mo, &d, &y, &h, &mi, &s)) return false;
+  o.time = utc_seconds(to_int(y), to_int(mo), to_int(d), to_int(h), to_int(mi), to_seconds(s));
+  return true;
+}
+
+bool dmesg_level(re2::StringPiece& in, LineOrigin& o, int) {
+  // dmesg -x (--decode): "kern  :warn  : ", before the time or uptime
+  static const RE2 re(
+      R"((?:kern|user|daemon|syslog)\s*:\s*)"
+      R"((?:emerg|alert|crit|err|warn|notice|info|debug)\s*:\s*)");
+  if (!RE2::Consume(&in, re)) return false;
+  o.kernel = true;
+  return true;
+}
+
 bool dmesg_wall_time(re2::StringPiece& in, LineOrigin& o, int) {
   // dmesg -T: "[Tue Mar  5 10:12:01 2024] "
   static const RE2 re(R"(\[\w{3} (\w{3}) +(\d+) (\d\d):(\d\d):(\d\d) (\d{4})\]\s*)");
@@ -138,8 +158,13 @@ bool kubectl(re2::StringPiece& in, LineOrigin& o, int) {
 
 bool compose(re2::StringPiece& in, LineOrigin& o, int) {
   static const RE2 re(R"(([\w.-]+)\s+\| )");  // docker compose: "trainer-1  | "
+  // a logger's level column ("12:20:00,204 | ERROR | ...") names no service
+  static const RE2 level(R"((?i)error|err|warning|warn|info|debug|critical|fatal|trace|notice)");
+  re2::StringPiece rest = in;
   std::string service;
-  if (!o.host.empty() || !RE2::Consume(&in, re, &service)) return false;
+  if (!o.host.empty() || !RE2::Consume(&rest, re, &service) || RE2::FullMatch(service, level))
+    return false;
+  in = rest;
   o.host = service;
   return true;
 }
@@ -182,10 +207,9 @@ bool spaces(re2::StringPiece& in, LineOrigin&, int) {
   return n > 0;
 }
 
-constexpr std::array<Reader, 14> kReaders{spaces, iso_time,  journal_host, dmesg_wall_time,
-                                          uptime, syslog,    torchrun,     mpirun,
-                                          kubectl, ray,      nccl,         glog,
-                                          srun,   compose};
+constexpr std::array<Reader, 16> kReaders{
+    spaces, iso_time, us_date_time, journal_host, dmesg_level, dmesg_wall_time, uptime, syslog,
+    torchrun, mpirun, kubectl,      ray,          nccl,        glog,            srun,   compose};
 
 // c10d names the rank inside the message: "[PG 0 Rank 3]", "[Rank 3]".
 void rank_in_message(std::string_view message, LineOrigin& o) {

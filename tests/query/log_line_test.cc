@@ -33,6 +33,9 @@ TEST_CASE("prefixes give rank, host, process and time, and leave the message") {
       {"c10d names the rank in the message", "[PG 0 Rank 5] Timeout at NCCL work: 3", 5, {}, "",
        {}, "[PG 0 Rank 5]"},
       {"no prefix", "RuntimeError: CUDA error: x", {}, {}, "", {}, "RuntimeError: CUDA error: x"},
+      {"docker compose", "trainer-1  | RuntimeError: x", {}, {}, "trainer-1", {}, "RuntimeError"},
+      {"a logger's level column is no compose service",
+       "2024-06-01 12:20:00,204 | ERROR | step 5 failed", {}, {}, "", {}, "ERROR | step 5"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
@@ -50,7 +53,9 @@ TEST_CASE("times of every common format become seconds since the epoch") {
   for (const char* line : {"2024-03-05T10:12:01Z x", "2024-03-05 10:12:01,000 - root - ERROR - x",
                            "[2024-03-05 10:12:01,000] x", "[Tue Mar  5 10:12:01 2024] NVRM: x",
                            "Mar  5 10:12:01 node7 kernel: x", "2024-03-05T12:12:01+02:00 x",
-                           "E0305 10:12:01.000000  99 f.cc:1] x", "[E305 10:12:01.0 f.cpp:1] x"}) {
+                           "E0305 10:12:01.000000  99 f.cc:1] x", "[E305 10:12:01.0 f.cpp:1] x",
+                           "03/05/2024 10:12:01 - INFO - transformers.trainer - x",
+                           "kern  :warn  : 2024-03-05T10:12:01,000000+00:00 NVRM: Xid x"}) {
     CAPTURE(line);
     const ParsedLine p = parse_line(line, 2024);
     REQUIRE(p.origin.time);
