@@ -115,14 +115,16 @@ std::optional<SaveLine> read_save(std::string_view message) {
       R"(\b(?:fail\w*|error|unable|cannot|could ?n[o']t|not (?:be )?saved|skip\w*|abort\w*|)"
       R"(load\w*|restor\w*|resum\w*)\b)",
       case_blind());
-  // Completed saves, as PyTorch Lightning, Hugging Face Trainer, DeepSpeed, Megatron and
+  // Completed saves, as PyTorch Lightning, Hugging Face Trainer ("Model weights saved in"; its
+  // "Saving model checkpoint to" comes before anything is written), DeepSpeed, Megatron and
   // torch.distributed.checkpoint (torchtitan) report them, and as a training loop of one's own
   // words it: "checkpoint saved", "saved checkpoint", "wrote ckpt", "checkpoint ... written".
+  // The word is not taken from inside a path ("Configuration saved in out/checkpoint-9/...").
   static const RE2 done(
-      R"(saving model to ['"]?\S+|Saving model checkpoint to \S+|Checkpoint \S+ is ready now|)"
+      R"(saving model to ['"]?\S+|Checkpoint \S+ is ready now|)"
       R"(Finished saving the checkpoint|Model weights saved in|)"
-      R"(\b(?:saved|wrote|written|stored|committed)\b[^\n]{0,40}?\b(?:checkpoint|ckpt)|)"
-      R"(\b(?:checkpoint|ckpt)\b[^\n]{0,80}?\b(?:saved|written|stored|committed|complete[d]?|)"
+      R"(\b(?:saved|wrote|written|stored|committed)\b[^\n/]{0,40}?\b(?:checkpoint|ckpt)|)"
+      R"(\b(?:checkpoint|ckpt)\b[^\n/]{0,80}?\b(?:saved|written|stored|committed|complete[d]?|)"
       R"(finished|done)\b)",
       case_blind());
   // Starts of saves: the frameworks' whose end the same framework reports (DeepSpeed, Megatron,
@@ -144,12 +146,12 @@ std::optional<SaveLine> read_save(std::string_view message) {
 bool offered(std::string_view before, std::string_view after) {
   static const RE2 advice_before(
       R"(\b(?:consider|try|trying|rerun|re-run|run with|use|pass|passing|please|recommend\w*|)"
-      R"(suggest\w*|should|you can|you may|you could|either|disable the|enable the|e\.g\.|)"
+      R"(maybe|suggest\w*|should|you can|you may|you could|either|disable the|enable the|e\.g\.|)"
       R"(for example|such as|instead)\b[^.!?]*$)",
       case_blind());
   static const RE2 advice_after(
       R"(^\S*\s+(?:and re-?run|for details|for more|to get|to see|to enable|to avoid|to debug|)"
-      R"(to find))",
+      R"(to find|(?:will|may|might|could) (?:help|improve|fix)))",
       case_blind());
   if (before.size() > 80) before.remove_prefix(before.size() - 80);
   return RE2::PartialMatch(before, advice_before) ||

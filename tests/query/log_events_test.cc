@@ -69,6 +69,8 @@ TEST_CASE("a setting a message only suggests is not read as one in effect") {
         V{"NCCL version 2.19.3"});
   CHECK(read_settings("disable the heartbeat monitor (TORCH_NCCL_ENABLE_MONITORING=0).") == V{});
   CHECK(read_settings("(Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)") == V{});
+  CHECK(read_settings("If the cause is memory fragmentation maybe the environment variable "
+                      "'TF_GPU_ALLOCATOR=cuda_malloc_async' will improve the situation.") == V{});
   // what a launcher, an environment dump or NCCL itself reports is in effect
   CHECK(read_settings("INFO env PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True") ==
         V{"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"});
@@ -97,8 +99,11 @@ TEST_CASE("saves are read in the words frameworks and training loops use") {
   CHECK(completed("wrote ckpt /data/run3/ckpt-2000"));
   CHECK(completed("checkpoint save complete (12.3 s)"));
   CHECK(started("Saving checkpoint to /lustre/run7/ckpt/step_12500"));
+  CHECK(started("Saving model checkpoint to ./out/checkpoint-1000"));  // Hugging Face, before
+  CHECK(completed("Model weights saved in ./out/checkpoint-1000/model.safetensors"));
   CHECK(started("saving checkpoint at iteration   11000 to /ckpt"));
   CHECK(started("[Rank 0] Writing checkpoint shard 3/8"));
+  CHECK_FALSE(read_save("Configuration saved in ./out/checkpoint-1000/config.json"));
   // failures and loads are not saves
   CHECK_FALSE(read_save("RuntimeError: failed to save checkpoint to /ckpt: No space left"));
   CHECK_FALSE(read_save("Error saving checkpoint: disk quota exceeded"));
