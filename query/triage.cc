@@ -20,6 +20,7 @@ constexpr size_t kMaxCachedLines = 8192;   // cleaned lines whose lookup result 
 constexpr size_t kMaxCheckpoints = 1000;   // the most recent saves kept
 constexpr size_t kMaxSettings = 200;
 constexpr size_t kMaxTextBytes = 400;      // of an event's line, as shown in the report
+constexpr size_t kMaxLookupBytes = 4000;   // of a line, looked up (half its start, half its end)
 constexpr size_t kSummaryFieldLines = 12;  // lines after torchrun's "first observed failure"
 // Saves begun this many seconds apart are one after the other, not the ranks of one save.
 constexpr double kSaveInterval = 60;
@@ -30,6 +31,8 @@ constexpr size_t kLookBackBytes = 16 << 10;
 // (until a line read has a date again): an undated log would otherwise be read twice over.
 constexpr size_t kLookBackMisses = 8;
 constexpr double kHalfYear = 183 * 86400.0;
+// A file's first lines, read for a full date even when the filter passes over them.
+constexpr size_t kDateSampleLines = 64;
 
 // What reading needs of an entry, read once from the index.
 struct EntryFacts {
@@ -41,6 +44,7 @@ struct FileState {
   std::optional<double> last_time;
   std::string unread;             // the last lines not read, when lines come one by one
   std::vector<size_t> undated;    // events with an inherited time, awaiting the next dated line
+  size_t lines_sampled = 0;       // of its first lines, read for a full date (see sample_date)
   size_t look_back_misses = 0;    // look-backs in a row that found no dated line
   size_t summary_lines_left = 0;  // inside torchrun's failure summary block
   std::string host;               // the one host this file's prefixes name ("" if none)
@@ -124,14 +128,21 @@ struct Triage::Impl {
     return facts.emplace(id, std::move(f)).first->second;
   }
 
-  // The entry a line names, through lookup, remembered by the line's cleaned words.
+  // The entry a line names, through lookup, remembered by the line's cleaned words. Of a very
+  // long line (a logger that prints a batch's ids before the error) its start and its end are
+  // read, where messages are.
   std::optional<Match> match_line(std::string_view message) {
+    std::string text(message);
+    if (text.size() > kMaxLookupBytes)
+      text = std::string(message.substr(0, kMaxLookupBytes / 2)) + "\n" +
+             std::string(message.substr(message.size() - kMaxLookupBytes / 2));
     std::string key = search_text(message.substr(0, 1000));
+    if (message.size() > 1000) key += "\n" + search_text(message.substr(message.size() - 1000));
     if (auto it = line_cache.find(key); it != line_cache.end()) return it->second;
     std::optional<Match> found;
     // Only exact evidence names an event: a log is mostly ordinary text, and full-text
     // similarity alone would turn banners and progress lines into faults.
-    const std::vector<Match> matches = lookup(store, message.substr(0, 4000));
+    const std::vector<Match> matches = lookup(store, text);
     if (!matches.empty() && matches.front().confidence >= kConfident &&
         (!matches.front().code.empty() || !matches.front().signature.empty()))
       found = matches.front();
@@ -178,10 +189,21 @@ struct Triage::Impl {
     read_counted(file, line, text);
   }
 
+  // A file's first lines may be the only ones with a full date (its progress lines, which the
+  // filter passes over); the year they name is the one syslog and glog dates are given.
+  void sample_date(FileState& state, std::string_view line) {
+    if (state.lines_sampled >= kDateSampleLines) return;
+    ++state.lines_sampled;
+    const LineOrigin o = parse_line(line, year).origin;
+    if (o.time && !o.year_guessed)
+      read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*o.time), *o.time);
+  }
+
   // A line whose bytes are already counted.
   void read_counted(const std::string& file, size_t line, std::string_view text) {
     ++read_so_far.lines;
     FileState& state = files[file];
+    sample_date(state, text);
     if (!worth_reading(text) && state.summary_lines_left == 0 && !save_patterns.match(text)) {
       if (state.unread.size() > 2 * kLookBackBytes) state.unread.erase(0, kLookBackBytes);
       state.unread.append(text).push_back('\n');
@@ -199,6 +221,12 @@ struct Triage::Impl {
       return;
     }
     FileState& state = files[file];
+    for (size_t from = 0; from < block.size() && state.lines_sampled < kDateSampleLines;) {
+      size_t end = block.find('\n', from);
+      if (end == std::string_view::npos) end = block.size();
+      sample_date(state, block.substr(from, end - from));
+      from = end + 1;
+    }
     size_t pos = 0;
     while (pos <= block.size()) {  // pos == size: the block ends with an empty line
       // Inside torchrun's failure summary every line is read, cue or not, as read_counted does.

@@ -478,6 +478,35 @@ TEST_CASE("Xid 92, corrected single-bit errors, neither faults a job nor spoils 
   CHECK(r.safe_to_resume == true);
 }
 
+TEST_CASE("the year of a syslog date comes from the full dates of lines the filter passes over") {
+  Triage t(test::bundled_store());
+  t.add_lines("train.log", 1,
+              "[2024-06-01 03:00:00] iteration  900 | loss 2.0\n"
+              "  successfully saved checkpoint from iteration 1000 to /ckpt\n"
+              "[2024-06-01 03:30:00] iteration 1900 | loss 1.9\n"
+              "  successfully saved checkpoint from iteration 2000 to /ckpt\n");
+  t.add_lines("kern.log", 1,
+              "Jun  1 03:20:05 gpu-d07 kernel: NVRM: Xid (PCI:0000:3b:00): 48, pid=1, "
+              "name=python, Ch 00000010, DBE (double bit error) ECC error");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "xid-48");
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 2);  // iteration 1000, before the error
+  REQUIRE(r.checkpoints_after_fault.size() == 1);
+  CHECK(r.checkpoints_after_fault[0].line == 4);
+}
+
+TEST_CASE("an error at the end of a very long line is found") {
+  Triage t(test::bundled_store());
+  add_line_by_line(t, "2024-06-01 10:00:00,000 ERROR step 1234 failed for batch sample_ids=[" +
+                          std::string(6000, '7') +
+                          "]: CUDA error: an illegal memory access was encountered");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "illegal-memory-access");
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
