@@ -137,7 +137,8 @@ void print_report(const query::TriageReport& r) {
   } else {
     const query::LogEvent& f = *r.first_fault;
     std::cout << "First fault: " << place(f) << (f.time ? ", " + iso_time(*f.time) : "") << "  ["
-              << f.file << ":" << f.line << "]\n  " << f.entry_id << ": " << f.text << '\n';
+              << f.file << ":" << f.line << "]\n  " << (f.entry_id.empty() ? f.role : f.entry_id)
+              << ": " << f.text << '\n';
     std::cout << "Verdict:     " << r.verdict << " (" << r.verdict_reason << ")\n";
     for (const query::Evidence& e : r.verdict_evidence)
       if (e.line != f.line || e.file != f.file)

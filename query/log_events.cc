@@ -197,6 +197,31 @@ std::optional<WatchdogLine> read_watchdog(std::string_view message) {
   return w;
 }
 
+std::optional<KillLine> read_kill(std::string_view message) {
+  static const RE2 oom_killer(
+      R"((?:Out of memory|Memory cgroup out of memory): Kill(?:ed)? process (\d+))");
+  static const RE2 slurm_oom(R"(Detected \d+ oom[-_]kill event)");
+  static const RE2 srun_task(
+      R"(srun: error: ([\w.-]+): tasks? (\d+)[\d,-]*: (Out Of Memory|Killed))");
+  static const RE2 torchrun(R"(failed \(exitcode: -9\) local_rank: (\d+) \(pid: (\d+)\))");
+  static const RE2 sigkill_pid(R"(Signal 9 \(SIGKILL\) received by PID (\d+))");
+  static const RE2 mpirun(
+      R"(mpirun noticed that process rank (\d+) with PID (\d+) on node \S+ exited on signal 9\b)");
+  KillLine k;
+  long pid = 0;
+  int number = 0;
+  std::string how;
+  if (RE2::PartialMatch(message, oom_killer, &pid)) k.host_memory = true, k.pid = pid;
+  else if (RE2::PartialMatch(message, slurm_oom)) k.host_memory = true;
+  else if (RE2::PartialMatch(message, srun_task, &k.host, &number, &how))
+    k.host_memory = how == "Out Of Memory", k.rank = number;
+  else if (RE2::PartialMatch(message, torchrun, &number, &pid)) k.local_rank = number, k.pid = pid;
+  else if (RE2::PartialMatch(message, sigkill_pid, &pid)) k.pid = pid;
+  else if (RE2::PartialMatch(message, mpirun, &number, &pid)) k.rank = number, k.pid = pid;
+  else return std::nullopt;
+  return k;
+}
+
 bool is_teardown(std::string_view message) {
   static const RE2 teardown(
       R"(Sending process \d+ closing signal SIG|ChildFailedError|failed \(exitcode: -?\d+\)|)"

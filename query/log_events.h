@@ -55,6 +55,18 @@ struct WatchdogLine {
 };
 std::optional<WatchdogLine> read_watchdog(std::string_view message);
 
+/// A process ended by a signal it cannot catch: the kernel's out-of-memory killer, Slurm's memory
+/// enforcement, or a SIGKILL a launcher reports. Such a process prints nothing of its own, so
+/// these lines are the only trace of it.
+struct KillLine {
+  bool host_memory = false;       // the out-of-memory killer (host RAM); else SIGKILL, sender unknown
+  std::optional<int> rank;        // srun's task number, mpirun's rank
+  std::optional<int> local_rank;  // torchrun's local_rank
+  std::optional<long> pid;
+  std::string host;               // srun names the node
+};
+std::optional<KillLine> read_kill(std::string_view message);
+
 /// Launcher teardown around a failure (SIGTERM to peers, ChildFailedError, srun and mpirun
 /// exits, `terminate called`): cascade, never a cause.
 bool is_teardown(std::string_view message);

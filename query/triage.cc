@@ -18,6 +18,7 @@ namespace {
 constexpr size_t kMaxEvents = 20000;       // distinct (entry, rank/host) events kept
 constexpr size_t kMaxCachedLines = 8192;   // cleaned lines whose lookup result is remembered
 constexpr size_t kMaxCheckpoints = 1000;   // the most recent saves kept
+constexpr size_t kMaxKills = 1000;         // the first kills kept
 constexpr size_t kMaxSettings = 200;
 constexpr size_t kMaxTextBytes = 400;      // of an event's line, as shown in the report
 constexpr size_t kMaxLookupBytes = 4000;   // of a line, looked up (half its start, half its end)
@@ -292,7 +293,9 @@ struct Triage::Impl {
       for (size_t i : state.undated) read_so_far.events[i].latest = time;
       state.undated.clear();
     }
-    if (!p.origin.host.empty() && !state.several_hosts) {
+    // (A kernel line, merged into a job's output, names its own host and says nothing of the
+    // ranks' hosts.)
+    if (!p.origin.host.empty() && !p.origin.kernel && !state.several_hosts) {
       if (state.host.empty()) state.host = p.origin.host;
       else if (state.host != p.origin.host) state.several_hosts = true, state.host.clear();
     }
@@ -313,6 +316,8 @@ struct Triage::Impl {
       if (w->timed_out_seq) r.timed_out_seq = w->timed_out_seq, r.file = file, r.line = line;
       if (w->last_enqueued) r.last_enqueued = w->last_enqueued;
     }
+    if (std::optional<KillLine> k = read_kill(p.message))
+      add_kill(file, line, text, p.origin, time, *k);
     if (is_teardown(p.message)) {
       ++read_so_far.teardown_lines;
       return;
@@ -325,6 +330,27 @@ struct Triage::Impl {
                                           *p.origin.time);
     if (std::optional<Match> m = match_line(p.message))
       add_event(file, line, text, p.origin, time, *m);
+  }
+
+  // A killed process prints nothing; the line that reports its end stands for it.
+  void add_kill(const std::string& file, size_t line, std::string_view text, const LineOrigin& o,
+                std::optional<double> time, const KillLine& k) {
+    if (read_so_far.kills.size() >= kMaxKills) return;
+    LogEvent e;
+    e.role = "killed";
+    e.category = k.host_memory ? "resource" : "";
+    e.rank = k.rank ? k.rank : o.rank;
+    e.local_rank = k.local_rank ? k.local_rank : o.local_rank;
+    e.host = k.host.empty() ? o.host : k.host;
+    e.pid = k.pid ? k.pid : o.pid;
+    e.time = time, e.year_guessed = o.year_guessed;
+    e.time_inherited = time && !o.time && !o.uptime;
+    e.file = file, e.line = line, e.text = clipped(text), e.order = order;
+    e.reading = k.host_memory ? "killed by the out-of-memory killer: the host's memory (RAM) ran "
+                                "out, not the GPU's"
+                              : "killed by SIGKILL; this log does not say who sent it (the "
+                                "out-of-memory killer, the scheduler, a person)";
+    read_so_far.kills.push_back(std::move(e));
   }
 
   void read_summary_field(const std::string& file, size_t line, const ParsedLine& p) {
@@ -366,6 +392,7 @@ TriageReport Triage::report() const {
   TriageFacts facts = impl_->read_so_far;
   // A rank's own log rarely names its host, but its NCCL lines do ("node7:1234:1290 [3] NCCL"):
   // the lines of a file that names one host only are that host's.
+  // (Not for kills: srun's and slurmstepd's lines in a job's output are no rank's.)
   for (LogEvent& e : facts.events) {
     auto it = impl_->files.find(e.file);
     if (e.host.empty() && it != impl_->files.end()) e.host = it->second.host;
@@ -382,12 +409,13 @@ TriageReport Triage::report() const {
       if (moved - latest > kHalfYear) moved = in_year(t, year_of(latest) - 1);
       return moved;
     };
-    for (LogEvent& e : facts.events) {
-      if (!e.year_guessed || !e.time) continue;
-      const double shift = move(*e.time) - *e.time;
-      *e.time += shift;
-      if (e.latest) *e.latest += shift;
-    }
+    for (std::vector<LogEvent>* list : {&facts.events, &facts.kills})
+      for (LogEvent& e : *list) {
+        if (!e.year_guessed || !e.time) continue;
+        const double shift = move(*e.time) - *e.time;
+        *e.time += shift;
+        if (e.latest) *e.latest += shift;
+      }
     for (CheckpointEvent& c : facts.checkpoints)
       if (c.year_guessed && c.time) c.time = move(*c.time);
   }

@@ -25,6 +25,7 @@ struct RankProgress {
 
 struct TriageFacts {
   std::vector<LogEvent> events;  // in order of first appearance
+  std::vector<LogEvent> kills;   // processes killed by a signal (read_kill), role "killed"
   std::deque<CheckpointEvent> checkpoints;
   std::set<std::string> settings;
   std::map<int, RankProgress> watchdog;

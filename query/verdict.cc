@@ -11,6 +11,20 @@ namespace gpuerr::query {
 namespace {
 
 constexpr double kHardwareWindow = 600;  // seconds around a fault in which a hardware line counts
+// What to do first about a killed process, which has no catalogue entry: the catalogue is of GPU
+// failures, and the kill's own line is a host's or a launcher's.
+constexpr const char* kHostMemoryKillAction =
+    "Confirm on that node that host memory ran out: `sudo dmesg -T | grep -i -E 'killed "
+    "process|oom-kill'` names the process and its resident size; under Slurm, `sacct -j <jobid> "
+    "-o JobID,State,MaxRSS,ReqMem` shows OUT_OF_MEMORY and the peak. Then lower host memory per "
+    "rank (fewer DataLoader workers, datasets in NumPy arrays or memory-mapped files, no full "
+    "unsharded state gathered on every rank to save it) or ask for more (`--mem`, "
+    "`--mem-per-gpu`, the container's memory limit).";
+constexpr const char* kSigkillAction =
+    "Find who sent the SIGKILL: on that node, `sudo dmesg -T | grep -i -E 'killed "
+    "process|oom-kill'` (the out-of-memory killer: host memory); under Slurm, `sacct -j <jobid> "
+    "-o JobID,State,ExitCode,MaxRSS,Elapsed,Timelimit` (OUT_OF_MEMORY, TIMEOUT or CANCELLED); "
+    "otherwise the container runtime or a person. The ranks that failed after it are its echo.";
 constexpr size_t kSameReportLines = 40;   // lines a traceback keeps below its fault's first line
 
 struct Facts {
@@ -84,11 +98,12 @@ class Judge {
  public:
   Judge(const TriageFacts& facts, const Store& store) : in_(facts), store_(store) {
     std::set<std::string> dated;
-    for (const LogEvent& e : in_.events)
-      (e.time ? dated : clock_.clockless).insert(e.file);
+    for (const std::vector<LogEvent>* list : {&in_.events, &in_.kills})
+      for (const LogEvent& e : *list) (e.time ? dated : clock_.clockless).insert(e.file);
     for (const std::string& f : dated) clock_.clockless.erase(f);
-    for (const LogEvent& e : in_.events)
-      clock_.timed = clock_.timed && (e.time || clock_.clockless.contains(e.file));
+    for (const std::vector<LogEvent>* list : {&in_.events, &in_.kills})
+      for (const LogEvent& e : *list)
+        clock_.timed = clock_.timed && (e.time || clock_.clockless.contains(e.file));
   }
 
   TriageReport run() {
@@ -150,9 +165,19 @@ class Judge {
 
   void find_first_fault(TriageReport& r) {
     std::vector<LogEvent> faults = sorted([](const std::string& role) { return is_fault(role); });
+    const std::optional<LogEvent> kill = first_kill();
     if (!faults.empty()) {
       r.first_fault = faults.front();
-      name_rank(*r.first_fault);
+      // a rank killed before its peers' network errors is what they lost contact with
+      if (kill && clock_.before(*kill, *r.first_fault) &&
+          facts(r.first_fault->entry_id).category == "communication")
+        r.first_fault = kill;
+      else
+        name_rank(*r.first_fault);
+      return;
+    }
+    if (kill) {  // the timeouts of the others are its echo
+      r.first_fault = kill;
       return;
     }
     std::vector<LogEvent> echoes =
@@ -165,6 +190,27 @@ class Judge {
           r.first_fault = e;
           break;
         }
+  }
+
+  // The earliest kill, the out-of-memory killer's before a bare SIGKILL (which a launcher also
+  // sends in teardown); with the rank another line about the same kill gives (srun's task).
+  std::optional<LogEvent> first_kill() {
+    std::vector<LogEvent> kills = in_.kills;
+    std::stable_sort(kills.begin(), kills.end(),
+                     [&](const LogEvent& a, const LogEvent& b) { return clock_.before(a, b); });
+    std::stable_partition(kills.begin(), kills.end(),
+                          [](const LogEvent& k) { return k.category == "resource"; });
+    if (kills.empty()) return std::nullopt;
+    LogEvent k = kills.front();
+    if (!k.rank && !k.local_rank)
+      for (const LogEvent& other : kills)
+        if ((other.rank || other.local_rank) && other.category == k.category &&
+            (k.host.empty() || other.host.empty() || other.host == k.host)) {
+          k.rank = other.rank, k.local_rank = other.local_rank, k.rank_line = other.line;
+          if (k.host.empty()) k.host = other.host;
+          break;
+        }
+    return k;
   }
 
   // A line with no rank of its own (the GPU's "Assertion ... failed", printed without the
@@ -185,6 +231,8 @@ class Judge {
   // Whether `e` is explained by the first fault `f`.
   bool explained(const LogEvent& e, const LogEvent& f) {
     if (e.role == "consequence") return true;
+    if (f.role == "killed")  // its peers lose contact with it
+      return facts(e.entry_id).category == "communication";
     if (e.entry_id == f.entry_id) return true;  // the same fault seen by other ranks
     if (!clock_.before(f, e)) return false;
     const Facts& ff = facts(f.entry_id);
@@ -235,15 +283,17 @@ class Judge {
         return;
       }
     }
-    const Facts& ff = facts(f.entry_id);
+    const bool killed = f.role == "killed";
+    const std::string& category = killed ? f.category : facts(f.entry_id).category;
+    const std::string name = killed ? "a kill" : f.entry_id;
     r.verdict_evidence.push_back({f.file, f.line, f.text});
-    if (ff.category == "application" || ff.category == "resource" || ff.category == "framework")
+    if (category == "application" || category == "resource" || category == "framework")
       r.verdict = "code";
-    else if (ff.category == "configuration" || ff.category == "driver")
+    else if (category == "configuration" || category == "driver")
       r.verdict = "configuration";
     r.verdict_reason = r.verdict == "unknown"
-                           ? "the first fault (" + f.entry_id + ") does not tell code from hardware"
-                           : "the first fault is " + f.entry_id + " (" + ff.category + ")";
+                           ? "the first fault (" + name + ") does not tell code from hardware"
+                           : "the first fault is " + name + " (" + category + ")";
   }
 
   void judge_checkpoint(TriageReport& r) {
@@ -298,6 +348,10 @@ class Judge {
       reading += " (already set in this log, so that alone did not prevent it)";
     // When another line made the verdict hardware (an Xid beside a rank's CUDA error), the
     // action is that hardware's: the node comes first, the application's error is its echo.
+    if (r.first_fault->role == "killed") {
+      r.first_action = r.first_fault->category == "resource" ? kHostMemoryKillAction : kSigkillAction;
+      return;
+    }
     std::string id = r.first_fault->entry_id;
     if (r.verdict == "hardware" && !hardware_like(facts(id)) && hardware_event_) {
       id = hardware_event_->entry_id;

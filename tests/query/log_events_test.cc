@@ -112,6 +112,34 @@ TEST_CASE("saves are read in the words frameworks and training loops use") {
   CHECK_FALSE(read_save("step 100 loss 1.93"));
 }
 
+TEST_CASE("kills are read from the kernel, Slurm and the launchers") {
+  const std::optional<KillLine> kernel = read_kill(
+      "Memory cgroup out of memory: Killed process 88213 (python) total-vm:412331232kB");
+  REQUIRE(kernel);
+  CHECK(kernel->host_memory);
+  CHECK(kernel->pid == 88213);
+  const std::optional<KillLine> srun = read_kill("srun: error: gpu-a02: task 6: Out Of Memory");
+  REQUIRE(srun);
+  CHECK(srun->host_memory);
+  CHECK(srun->rank == 6);
+  CHECK(srun->host == "gpu-a02");
+  CHECK(read_kill("slurmstepd: error: Detected 1 oom-kill event(s) in StepId=37205392.0.")
+            ->host_memory);
+  const std::optional<KillLine> torchrun = read_kill(
+      "failed (exitcode: -9) local_rank: 1 (pid: 5541) of binary: /opt/conda/bin/python");
+  REQUIRE(torchrun);
+  CHECK_FALSE(torchrun->host_memory);  // SIGKILL: who sent it is not said
+  CHECK(torchrun->local_rank == 1);
+  CHECK(torchrun->pid == 5541);
+  CHECK(read_kill("mpirun noticed that process rank 3 with PID 0 on node n7 exited on signal 9 "
+                  "(Killed).")
+            ->rank == 3);
+  // an exit, a SIGTERM, or a worker's death with no sender named are not kills read here
+  CHECK_FALSE(read_kill("srun: error: gpu-a01: tasks 0-3: Exited with exit code 1"));
+  CHECK_FALSE(read_kill("failed (exitcode: 1) local_rank: 0 (pid: 5540) of binary: python"));
+  CHECK_FALSE(read_kill("RuntimeError: DataLoader worker (pid 19597) is killed by signal: Killed."));
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query

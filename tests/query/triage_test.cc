@@ -507,6 +507,42 @@ TEST_CASE("an error at the end of a very long line is found") {
   CHECK(r.first_fault->entry_id == "illegal-memory-access");
 }
 
+TEST_CASE("a rank killed for host memory is the first fault, and its peers' errors its echo") {
+  Triage t(test::bundled_store());
+  add_file(t, "slurm-552210.out",
+           "0: 2024-06-01 16:03:45,000 INFO step 800 loss 1.2\n"
+           "slurmstepd: error: Detected 1 oom_kill event in StepId=552210.0. Some of the step "
+           "tasks have been OOM Killed.\n"
+           "srun: error: gpu-a02: task 6: Out Of Memory\n"
+           "2: gpu-a01:31122:31190 [2] NCCL WARN NET/IB : Got completion from peer "
+           "10.3.0.22<39110> with status=12 opcode=0 len=0 vendor err 129 (Send)\n"
+           "2: [rank2]: ncclRemoteError: A call failed possibly due to a network error or a "
+           "remote process exiting prematurely.\n"
+           "srun: error: gpu-a01: tasks 0-3: Exited with exit code 1");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "killed");
+  CHECK(r.first_fault->rank == 6);
+  CHECK(r.first_fault->host == "gpu-a02");
+  CHECK(r.verdict == "code");
+  CHECK(r.first_action.find("sacct") != std::string::npos);
+  CHECK(r.faults.size() == 1);  // the network warning and the remote error are its echo
+}
+
+TEST_CASE("a rank that died by SIGKILL with nothing else to say is still a fault") {
+  Triage t(test::bundled_store());
+  add_file(t, "job.log",
+           "[2024-06-01 07:30:00] INFO step 100 loss 1.0\n"
+           "E0601 07:32:48.441000 5531 torch/distributed/elastic/multiprocessing/api.py:833] "
+           "failed (exitcode: -9) local_rank: 1 (pid: 5541) of binary: /opt/conda/bin/python");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "killed");
+  CHECK(r.first_fault->local_rank == 1);
+  CHECK(r.verdict == "unknown");
+  CHECK(r.first_action.find("SIGKILL") != std::string::npos);
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
