@@ -63,6 +63,19 @@ bool us_date_time(re2::StringPiece& in, LineOrigin& o, int) {
   return true;
 }
 
+bool pdsh(re2::StringPiece& in, LineOrigin& o, int) {
+  // pdsh and clush: "node8: " before what that host printed, here a kernel line ("node8: [Tue Mar
+  // 19 15:31:02 2024] NVRM: ...", "node8: [ 8812.4] ..."). A host name has a digit, and only a
+  // date or an uptime may follow, so "RuntimeError: " is never one.
+  static const RE2 re(R"(([a-z][\w.-]*\d[\w.-]*): (?:\[|\d{4}-|[A-Z][a-z]{2} ))");
+  re2::StringPiece rest = in;
+  std::string host;
+  if (!o.host.empty() || !RE2::Consume(&rest, re, &host)) return false;
+  in.remove_prefix(host.size() + 2);
+  o.host = host;
+  return true;
+}
+
 bool dmesg_level(re2::StringPiece& in, LineOrigin& o, int) {
   // dmesg -x (--decode): "kern  :warn  : ", before the time or uptime
   static const RE2 re(
@@ -207,9 +220,10 @@ bool spaces(re2::StringPiece& in, LineOrigin&, int) {
   return n > 0;
 }
 
-constexpr std::array<Reader, 16> kReaders{
-    spaces, iso_time, us_date_time, journal_host, dmesg_level, dmesg_wall_time, uptime, syslog,
-    torchrun, mpirun, kubectl,      ray,          nccl,        glog,            srun,   compose};
+constexpr std::array<Reader, 17> kReaders{
+    spaces,   iso_time, us_date_time, journal_host, dmesg_level, dmesg_wall_time, uptime, syslog,
+    torchrun, mpirun,   kubectl,      ray,          nccl,        glog,            srun,   compose,
+    pdsh};
 
 // c10d names the rank inside the message: "[PG 0 Rank 3]", "[Rank 3]".
 void rank_in_message(std::string_view message, LineOrigin& o) {

@@ -34,6 +34,8 @@ TEST_CASE("prefixes give rank, host, process and time, and leave the message") {
        {}, "[PG 0 Rank 5]"},
       {"no prefix", "RuntimeError: CUDA error: x", {}, {}, "", {}, "RuntimeError: CUDA error: x"},
       {"docker compose", "trainer-1  | RuntimeError: x", {}, {}, "trainer-1", {}, "RuntimeError"},
+      {"pdsh", "node8: [Tue Mar 19 15:31:02 2024] NVRM: Xid", {}, {}, "node8", {}, "NVRM: Xid"},
+      {"an error's name is no pdsh host", "RuntimeError: [x] y", {}, {}, "", {}, "RuntimeError"},
       {"a logger's level column is no compose service",
        "2024-06-01 12:20:00,204 | ERROR | step 5 failed", {}, {}, "", {}, "ERROR | step 5"},
   };
