@@ -25,7 +25,8 @@ constexpr const char* kSigkillAction =
     "process|oom-kill'` (the out-of-memory killer: host memory); under Slurm, `sacct -j <jobid> "
     "-o JobID,State,ExitCode,MaxRSS,Elapsed,Timelimit` (OUT_OF_MEMORY, TIMEOUT or CANCELLED); "
     "otherwise the container runtime or a person. The ranks that failed after it are its echo.";
-constexpr size_t kSameReportLines = 40;   // lines a traceback keeps below its fault's first line
+constexpr size_t kSameReportLines = 40;
+constexpr double kSurvivedAfter = 1800;  // seconds from a fault to a later save that shows it was   // lines a traceback keeps below its fault's first line
 
 struct Facts {
   std::string role, category, hardware;
@@ -163,8 +164,21 @@ class Judge {
                     ": it stopped issuing collectives (a hang or a fault before the collective)";
   }
 
+  // A cause after which its own file shows a save completed half an hour or more later: the job
+  // went on past it (a caught and retried out-of-memory, an elastic restart).
+  bool survived(const LogEvent& e) const {
+    if (e.role != "cause" || !e.time) return false;
+    const double ended = span(e).second;
+    return std::any_of(in_.checkpoints.begin(), in_.checkpoints.end(), [&](const auto& c) {
+      return c.completed && c.file == e.file && c.time && *c.time - ended >= kSurvivedAfter;
+    });
+  }
+
   void find_first_fault(TriageReport& r) {
     std::vector<LogEvent> faults = sorted([](const std::string& role) { return is_fault(role); });
+    if (!std::all_of(faults.begin(), faults.end(), [&](const LogEvent& e) { return survived(e); }))
+      std::stable_partition(faults.begin(), faults.end(),
+                            [&](const LogEvent& e) { return !survived(e); });
     const std::optional<LogEvent> kill = first_kill();
     if (!faults.empty()) {
       r.first_fault = faults.front();

@@ -543,6 +543,24 @@ TEST_CASE("a rank that died by SIGKILL with nothing else to say is still a fault
   CHECK(r.first_action.find("SIGKILL") != std::string::npos);
 }
 
+TEST_CASE("an error the job went on past (a save completed long after it) is not its first fault") {
+  Triage t(test::bundled_store());
+  add_file(t, "slurm-fairseq.out",
+           "2: 2024-06-01 02:03:00 | WARNING | fairseq.trainer | OOM: Ran out of memory with "
+           "exception: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+           "0: 2024-06-01 03:00:00 | INFO | fairseq.checkpoint_utils | Saved checkpoint "
+           "checkpoints/checkpoint_4_34000.pt (epoch 4 @ 34000 updates)\n"
+           "3: 2024-06-01 04:28:20 | ERROR | RuntimeError: CUDA error: an illegal memory access "
+           "was encountered");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "illegal-memory-access");
+  CHECK(r.first_fault->rank == 3);
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 2);
+  CHECK(r.safe_to_resume == true);
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
