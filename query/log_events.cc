@@ -194,6 +194,9 @@ std::optional<WatchdogLine> read_watchdog(std::string_view message) {
   if (RE2::PartialMatch(message, progress, &enqueued, &completed))
     w.last_enqueued = enqueued, w.last_completed = completed;
   if (!w.timed_out_seq && !w.last_enqueued) return std::nullopt;
+  static const RE2 group(R"(\[PG (?:ID )?(\d+)(?: PG GUID (\d+))?)");
+  std::string id, guid;
+  if (RE2::PartialMatch(message, group, &id, &guid)) w.group = std::stoi(guid.empty() ? id : guid);
   return w;
 }
 

@@ -52,6 +52,9 @@ struct WatchdogLine {
   std::optional<long> timed_out_seq;   // "WorkNCCL(SeqNum=12, ..." that timed out
   std::optional<long> last_enqueued;   // "last enqueued NCCL work: 12"
   std::optional<long> last_completed;  // "last completed NCCL work: 11"
+  // The process group ("[PG ID 2 PG GUID 5(...)"; its GUID, as IDs are per process): sequence
+  // numbers count per group. 0 is the default group, which holds every rank.
+  int group = 0;
 };
 std::optional<WatchdogLine> read_watchdog(std::string_view message);
 

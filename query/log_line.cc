@@ -225,12 +225,14 @@ constexpr std::array<Reader, 17> kReaders{
     torchrun, mpirun,   kubectl,      ray,          nccl,        glog,            srun,   compose,
     pdsh};
 
-// c10d names the rank inside the message: "[PG 0 Rank 3]", "[Rank 3]".
+// c10d names the rank inside the message: "[PG 0 Rank 3]", "[Rank 3]". It is the rank within
+// that process group, the job's rank only in the default group (PG 0).
 void rank_in_message(std::string_view message, LineOrigin& o) {
   if (o.rank) return;
-  static const RE2 re(R"(\[(?:PG [^\]]*?)?Rank (\d+)\])");
-  std::string rank;
-  if (RE2::PartialMatch(message, re, &rank)) o.rank = to_int(rank);
+  static const RE2 re(R"(\[(?:PG (?:ID )?(\d+)[^\]]*?)?Rank (\d+)\])");
+  std::string group, rank;
+  if (RE2::PartialMatch(message, re, &group, &rank) && (group.empty() || group == "0"))
+    o.rank = to_int(rank);
 }
 
 }  // namespace

@@ -312,7 +312,7 @@ struct Triage::Impl {
       record_save(file, line, text, time, p.origin.year_guessed, true);
     }
     if (std::optional<WatchdogLine> w = read_watchdog(p.message); w && p.origin.rank) {
-      RankProgress& r = read_so_far.watchdog[*p.origin.rank];
+      RankProgress& r = read_so_far.watchdog[w->group][*p.origin.rank];
       if (w->timed_out_seq) r.timed_out_seq = w->timed_out_seq, r.file = file, r.line = line;
       if (w->last_enqueued) r.last_enqueued = w->last_enqueued;
     }

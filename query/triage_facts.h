@@ -28,7 +28,7 @@ struct TriageFacts {
   std::vector<LogEvent> kills;   // processes killed by a signal (read_kill), role "killed"
   std::deque<CheckpointEvent> checkpoints;
   std::set<std::string> settings;
-  std::map<int, RankProgress> watchdog;
+  std::map<int, std::map<int, RankProgress>> watchdog;  // process group -> rank -> progress
   std::optional<Evidence> launcher_summary;
   size_t teardown_lines = 0;
   size_t lines = 0, bytes = 0;

@@ -144,24 +144,50 @@ class Judge {
   }
 
   // In a hang every rank that reached the collective times out; the one that never issued it
-  // has the lowest sequence number.
+  // has the lowest sequence number. Sequence numbers count per process group.
   void find_hang(TriageReport& r) {
+    for (const auto& [group, ranks] : in_.watchdog)
+      if (find_hang_in(group, ranks, r)) return;
+  }
+
+  bool find_hang_in(int group, const std::map<int, RankProgress>& ranks, TriageReport& r) {
     std::optional<int> suspect;
     long lowest = 0, highest = 0;
     auto consider = [&](int rank, long seq) {
       if (!suspect || seq < lowest) suspect = rank, lowest = seq;
       highest = std::max(highest, seq);
     };
-    for (const auto& [rank, p] : in_.watchdog)
+    for (const auto& [rank, p] : ranks)
       if (p.last_enqueued) consider(rank, *p.last_enqueued);
     if (!suspect)
-      for (const auto& [rank, p] : in_.watchdog)
+      for (const auto& [rank, p] : ranks)
         if (p.timed_out_seq) consider(rank, *p.timed_out_seq);
-    if (!suspect || lowest >= highest) return;
-    r.hang_suspect_rank = suspect;
-    r.hang_reason = "rank " + std::to_string(*suspect) + " issued collectives only up to #" +
-                    std::to_string(lowest) + " while others reached #" + std::to_string(highest) +
-                    ": it stopped issuing collectives (a hang or a fault before the collective)";
+    if (!suspect) return false;
+    const std::string in_group = group ? " of process group " + std::to_string(group) : "";
+    if (lowest < highest) {
+      r.hang_suspect_rank = suspect;
+      r.hang_reason = "rank " + std::to_string(*suspect) + in_group +
+                      " issued collectives only up to #" + std::to_string(lowest) +
+                      " while others reached #" + std::to_string(highest) +
+                      ": it stopped issuing collectives (a hang or a fault before the collective)";
+      return true;
+    }
+    // All waited in the same collective. In the default group, which holds every rank, the one
+    // rank between 0 and the highest that reported nothing never issued it.
+    const int top = ranks.rbegin()->first;
+    if (group != 0 || top < 1 || ranks.size() != static_cast<size_t>(top)) return false;
+    int silent = 0;
+    while (ranks.contains(silent)) ++silent;
+    long waited = highest;  // the collective they timed out in, when their lines say
+    for (const auto& [rank, p] : ranks)
+      if (p.timed_out_seq) waited = std::min(waited, *p.timed_out_seq);
+    r.hang_suspect_rank = silent;
+    r.hang_reason = "every rank from 0 to " + std::to_string(top) + " but rank " +
+                    std::to_string(silent) + " reported a timeout in collective #" +
+                    std::to_string(waited) + "; rank " + std::to_string(silent) +
+                    " reported nothing: it never issued that collective (a hang or a fault "
+                    "before it)";
+    return true;
   }
 
   // A cause after which its own file shows a save completed half an hour or more later: the job

@@ -561,6 +561,43 @@ TEST_CASE("an error the job went on past (a save completed long after it) is not
   CHECK(r.safe_to_resume == true);
 }
 
+TEST_CASE("a hang where one rank says nothing: the silent rank of the default group is the suspect") {
+  Triage t(test::bundled_store());
+  std::string log;
+  for (int rank : {0, 1, 2, 3, 4, 6, 7})
+    log += std::to_string(rank) + ": [rank" + std::to_string(rank) +
+           "]:[E601 20:34:00.000000123 ProcessGroupNCCL.cpp:616] [Rank " + std::to_string(rank) +
+           "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=88213, "
+           "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800321 "
+           "milliseconds before timing out.\n";
+  add_line_by_line(t, log);
+  const TriageReport r = t.report();
+  CHECK(r.hang_suspect_rank == 5);
+  CHECK(r.hang_reason.find("#88213") != std::string::npos);
+}
+
+TEST_CASE("sequence numbers of different process groups are not compared, nor their group ranks") {
+  Triage t(test::bundled_store());
+  // TP groups {0,1} and {2,3}: each process calls its own TP group "PG ID 1"; the GUIDs differ
+  add_file(t, "rank_1.log",
+           "[E601 23:12:11.000000000 ProcessGroupNCCL.cpp:632] [PG ID 1 PG GUID 3(TP) Rank 1] "
+           "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=18241, "
+           "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600031 "
+           "milliseconds before timing out.");
+  add_file(t, "rank_3.log",
+           "[E601 23:12:13.000000000 ProcessGroupNCCL.cpp:632] [PG ID 1 PG GUID 4(TP) Rank 1] "
+           "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=18240, "
+           "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600031 "
+           "milliseconds before timing out.");
+  const TriageReport r = t.report();
+  CHECK_FALSE(r.hang_suspect_rank);
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->rank == 1);  // from rank_1.log's name: "Rank 1" is a TP group rank
+  bool rank3 = false;
+  for (const LogEvent& e : r.cascade) rank3 |= e.rank == 3;
+  CHECK(rank3);  // rank_3.log's line stays rank 3's
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
