@@ -113,6 +113,7 @@ struct Triage::Impl {
   mutable std::map<std::string, EntryFacts> facts;
   std::map<std::string, size_t> event_index;  // identity key -> position in read.events
   std::map<std::string, FileState> files;
+  std::map<int, std::string> host_of_rank;  // from lines that name both ("11: node8:12:34 [3] NCCL")
   TriageFacts read_so_far;
   size_t order = 0;
 
@@ -293,6 +294,8 @@ struct Triage::Impl {
       for (size_t i : state.undated) read_so_far.events[i].latest = time;
       state.undated.clear();
     }
+    if (p.origin.rank && !p.origin.host.empty() && !p.origin.kernel)
+      host_of_rank.emplace(*p.origin.rank, p.origin.host);
     // (A kernel line, merged into a job's output, names its own host and says nothing of the
     // ranks' hosts.)
     if (!p.origin.host.empty() && !p.origin.kernel && !state.several_hosts) {
@@ -392,10 +395,14 @@ TriageReport Triage::report() const {
   TriageFacts facts = impl_->read_so_far;
   // A rank's own log rarely names its host, but its NCCL lines do ("node7:1234:1290 [3] NCCL"):
   // the lines of a file that names one host only are that host's.
-  // (Not for kills: srun's and slurmstepd's lines in a job's output are no rank's.)
+  // (Not for kills: srun's and slurmstepd's lines in a job's output are no rank's.) A rank's
+  // line without a host takes the host another line of that rank named.
   for (LogEvent& e : facts.events) {
     auto it = impl_->files.find(e.file);
     if (e.host.empty() && it != impl_->files.end()) e.host = it->second.host;
+    if (e.host.empty() && e.rank)
+      if (auto h = impl_->host_of_rank.find(*e.rank); h != impl_->host_of_rank.end())
+        e.host = h->second;
   }
   // Dates printed without a year (syslog, glog) were given this year while reading; when the
   // input dates other lines fully and no year was given, move them to the year that puts them

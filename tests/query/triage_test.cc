@@ -598,6 +598,21 @@ TEST_CASE("sequence numbers of different process groups are not compared, nor th
   CHECK(rank3);  // rank_3.log's line stays rank 3's
 }
 
+TEST_CASE("a rank's error takes the host its own NCCL lines named, in a file of several hosts") {
+  Triage t(test::bundled_store());
+  add_file(t, "slurm.out",
+           "3: node-a:4001:4100 [3] NCCL INFO Bootstrap : Using ib0:10.0.0.1<0>\n"
+           "11: node-b:5003:5100 [3] NCCL INFO Bootstrap : Using ib0:10.0.0.2<0>\n"
+           "11: 2024-03-05T10:12:03Z RuntimeError: CUDA error: misaligned address");
+  add_file(t, "kern-node-a.log",
+           "Mar  5 10:12:01 node-a kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1, name=python3, "
+           "GPU has fallen off the bus.");
+  const TriageReport r = t.report();
+  bool rank11_on_b = false;
+  for (const LogEvent& e : r.faults) rank11_on_b |= e.rank == 11 && e.host == "node-b";
+  CHECK(rank11_on_b);  // so node-a's Xid is not its hardware
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
