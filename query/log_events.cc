@@ -201,6 +201,12 @@ std::optional<WatchdogLine> read_watchdog(std::string_view message) {
 }
 
 std::optional<KillLine> read_kill(std::string_view message) {
+  // Every line below holds one of these; most lines read (NCCL's INFO chatter) hold none.
+  if (message.find("ill") == std::string_view::npos &&
+      message.find("Out Of Memory") == std::string_view::npos &&
+      message.find("-9") == std::string_view::npos &&
+      message.find("ignal 9") == std::string_view::npos)  // Signal 9, signal 9
+    return std::nullopt;
   static const RE2 oom_killer(
       R"((?:Out of memory|Memory cgroup out of memory): Kill(?:ed)? process (\d+))");
   static const RE2 slurm_oom(R"(Detected \d+ oom[-_]kill event)");

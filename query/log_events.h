@@ -62,7 +62,7 @@ std::optional<WatchdogLine> read_watchdog(std::string_view message);
 /// enforcement, or a SIGKILL a launcher reports. Such a process prints nothing of its own, so
 /// these lines are the only trace of it.
 struct KillLine {
-  bool host_memory = false;       // the out-of-memory killer (host RAM); else SIGKILL, sender unknown
+  bool host_memory = false;       // the OOM killer (host RAM); else SIGKILL, sender unknown
   std::optional<int> rank;        // srun's task number, mpirun's rank
   std::optional<int> local_rank;  // torchrun's local_rank
   std::optional<long> pid;

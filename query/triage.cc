@@ -113,7 +113,7 @@ struct Triage::Impl {
   mutable std::map<std::string, EntryFacts> facts;
   std::map<std::string, size_t> event_index;  // identity key -> position in read.events
   std::map<std::string, FileState> files;
-  std::map<int, std::string> host_of_rank;  // from lines that name both ("11: node8:12:34 [3] NCCL")
+  std::map<int, std::string> host_of_rank;  // from lines naming both ("11: node8:1:2 [3] NCCL")
   TriageFacts read_so_far;
   size_t order = 0;
 

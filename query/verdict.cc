@@ -25,8 +25,9 @@ constexpr const char* kSigkillAction =
     "process|oom-kill'` (the out-of-memory killer: host memory); under Slurm, `sacct -j <jobid> "
     "-o JobID,State,ExitCode,MaxRSS,Elapsed,Timelimit` (OUT_OF_MEMORY, TIMEOUT or CANCELLED); "
     "otherwise the container runtime or a person. The ranks that failed after it are its echo.";
-constexpr size_t kSameReportLines = 40;
-constexpr double kSurvivedAfter = 1800;  // seconds from a fault to a later save that shows it was   // lines a traceback keeps below its fault's first line
+constexpr size_t kSameReportLines = 40;  // lines a traceback keeps below its fault's first line
+// Seconds from a fault to a later save that shows the job went on past it (see survived).
+constexpr double kSurvivedAfter = 1800;
 
 struct Facts {
   std::string role, category, hardware;
@@ -388,15 +389,15 @@ class Judge {
       reading += " (already set in this log, so that alone did not prevent it)";
     // When another line made the verdict hardware (an Xid beside a rank's CUDA error), the
     // action is that hardware's: the node comes first, the application's error is its echo.
-    if (r.first_fault->role == "killed") {
-      r.first_action = r.first_fault->category == "resource" ? kHostMemoryKillAction : kSigkillAction;
-      return;
-    }
     std::string id = r.first_fault->entry_id;
     if (r.verdict == "hardware" && !hardware_like(facts(id)) && hardware_event_) {
       id = hardware_event_->entry_id;
       r.first_action_note = "the action for " + id + " at " + where(*hardware_event_) +
                             ", which makes this hardware";
+    } else if (r.first_fault->role == "killed") {
+      r.first_action =
+          r.first_fault->category == "resource" ? kHostMemoryKillAction : kSigkillAction;
+      return;
     }
     const std::vector<std::string>& actions = facts(id).first_actions;
     for (const std::string& a : actions) {

@@ -288,7 +288,7 @@ TEST_CASE("a JSON record's own time field dates its message") {
   CHECK(*r.first_fault->time == doctest::Approx(utc_seconds(2024, 5, 1, 12, 0, 5)));
 }
 
-TEST_CASE("a loop that logs only the start of its saves: a later start shows the one before ended") {
+TEST_CASE("a loop that logs only its saves' starts: a later start shows the one before ended") {
   Triage t(test::bundled_store());
   add_line_by_line(t,
                    "2026-12-01 03:05:00 | INFO | Saving checkpoint to /ckpt/step_12000\n"
@@ -379,7 +379,7 @@ TEST_CASE("a journald JSON record is dated and placed as journalctl -o short-iso
   CHECK(*r.first_fault->time == doctest::Approx(1709633521.123456));
 }
 
-TEST_CASE("an Xid beside a rank's CUDA error: the verdict and the first action are the hardware's") {
+TEST_CASE("an Xid beside a rank's CUDA error: verdict and first action are the hardware's") {
   Triage t(test::bundled_store());
   add_file(t, "rank6.log",
            "2024-04-11 14:22:06,900 ERROR RuntimeError: CUDA error: unknown error");
@@ -431,7 +431,7 @@ TEST_CASE("a dmesg of uptimes alone does not stop the rank logs being ordered by
   }
 }
 
-TEST_CASE("a traceback's error is dated only from below: an Xid minutes after its last date counts") {
+TEST_CASE("a traceback's error is dated from below only: an Xid minutes after its date counts") {
   Triage t(test::bundled_store());
   add_file(t, "node7-train.log",
            "2024-03-05 10:00:00,004 - INFO - [rank0] step 4500 loss 2.1\n"
@@ -561,7 +561,7 @@ TEST_CASE("an error the job went on past (a save completed long after it) is not
   CHECK(r.safe_to_resume == true);
 }
 
-TEST_CASE("a hang where one rank says nothing: the silent rank of the default group is the suspect") {
+TEST_CASE("a hang where one rank says nothing: the default group's silent rank is the suspect") {
   Triage t(test::bundled_store());
   std::string log;
   for (int rank : {0, 1, 2, 3, 4, 6, 7})
