@@ -48,7 +48,8 @@ struct Clock {
     if (!timed) return a.order < b.order;
     const bool a_placed = !clockless.contains(a.file), b_placed = !clockless.contains(b.file);
     if (a_placed != b_placed) return a_placed;
-    if (a_placed && *a.time != *b.time) return *a.time < *b.time;
+    // (every event placed has a time; a save need not)
+    if (a_placed && a.time && b.time && *a.time != *b.time) return *a.time < *b.time;
     return a.order < b.order;
   }
 };
@@ -176,7 +177,7 @@ class Judge {
     // All waited in the same collective. In the default group, which holds every rank, the one
     // rank between 0 and the highest that reported nothing never issued it.
     const int top = ranks.rbegin()->first;
-    if (group != 0 || top < 1 || ranks.size() != static_cast<size_t>(top)) return false;
+    if (group != 0 || top < 3 || ranks.size() != static_cast<size_t>(top)) return false;
     int silent = 0;
     while (ranks.contains(silent)) ++silent;
     long waited = highest;  // the collective they timed out in, when their lines say
@@ -343,7 +344,12 @@ class Judge {
     });
     const CheckpointEvent* last = nullptr;
     const CheckpointEvent* unfinished = nullptr;
+    const CheckpointEvent* unordered = nullptr;  // a save with no date to set against the fault's
     for (const CheckpointEvent& c : in_.checkpoints) {
+      if (r.first_fault && c.file != r.first_fault->file && !c.time != !r.first_fault->time) {
+        if (c.completed) unordered = &c;
+        continue;
+      }
       const bool before_fault = !r.first_fault || clock_.before(c, *r.first_fault);
       if (!before_fault) {
         if (c.completed && r.first_fault && r.first_fault->role == "memory-error")
@@ -352,6 +358,12 @@ class Judge {
       }
       if (c.completed) last = &c, unfinished = nullptr;
       else unfinished = &c;
+    }
+    if (!last && unordered) {
+      r.last_checkpoint = *unordered;
+      r.checkpoint_reason = "unknown: this save and the first fault are in different files and "
+                            "only one of them is dated, so which came first is unknown";
+      return;
     }
     if (!last) {
       r.checkpoint_reason = "no completed checkpoint save before the first fault";

@@ -613,6 +613,32 @@ TEST_CASE("a rank's error takes the host its own NCCL lines named, in a file of 
   CHECK(rank11_on_b);  // so node-a's Xid is not its hardware
 }
 
+TEST_CASE("an undated save and a dated memory error in another file: safe to resume is unknown") {
+  for (const bool dmesg_first : {true, false}) {
+    CAPTURE(dmesg_first);
+    Triage t(test::bundled_store());
+    const std::string dmesg = "[Sat Jun  1 04:51:30 2024] NVRM: Xid (PCI:0000:4e:00): 48, pid=1, "
+                              "name=python, Ch 00000010, DBE (double bit error) ECC error";
+    if (dmesg_first) add_file(t, "node-dmesg.log", dmesg);
+    add_file(t, "train.log", "checkpoint saved to /ckpt/step_1000.pt\nstep 1100 loss 1.0");
+    if (!dmesg_first) add_file(t, "node-dmesg.log", dmesg);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "xid-48");
+    REQUIRE(r.last_checkpoint);
+    CHECK_FALSE(r.safe_to_resume.has_value());
+  }
+}
+
+TEST_CASE("two ranks and one silent name no hang suspect: too few to tell a gap from a missing log") {
+  Triage t(test::bundled_store());
+  add_line_by_line(t, "1: [rank1]:[E601 20:34:00.0 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog "
+                      "caught collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, "
+                      "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600321 milliseconds "
+                      "before timing out.");
+  CHECK_FALSE(t.report().hang_suspect_rank);
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
