@@ -179,7 +179,7 @@ struct Triage::Impl {
     event_index.emplace(key, events.size());
     events.push_back({m.entry_id, f.role, f.category, m.confidence, o.rank, o.local_rank, o.host,
                       o.pid, time, o.year_guessed, file, line, clipped(text),
-                      m.analysis ? m.analysis->verdict : "", 1, order});
+                      m.analysis ? m.analysis->verdict : "", 1, order, 0, false, std::nullopt});
     if (time && !o.time && !o.uptime) {
       events.back().time_inherited = true;
       files[file].undated.push_back(events.size() - 1);
