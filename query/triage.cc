@@ -77,6 +77,13 @@ size_t line_start(std::string_view text, size_t at) {
   return newline == std::string_view::npos ? 0 : newline + 1;
 }
 
+// Where and when a line says it was printed, its colours (loguru colours its time, dmesg --color
+// its prefix) taken out first: an escape before the time or the host would hide them.
+LineOrigin origin_of(std::string_view line, int year) {
+  if (line.find('\x1b') == std::string_view::npos) return parse_line(line, year).origin;
+  return parse_line(as_printed(line), year).origin;
+}
+
 // The wall-clock time of the last dated line of `lines`, looking back a bounded way: a
 // traceback's lines are undated, and so is the error at its end, which happened at about the
 // time of the progress line above it.
@@ -85,7 +92,7 @@ std::optional<double> last_time_in(std::string_view lines, int year) {
   while (!lines.empty() && lines.back() == '\n') lines.remove_suffix(1);
   for (size_t n = 0; n < kLookBackLines && !lines.empty(); ++n) {
     const size_t start = line_start(lines, lines.size() - 1);
-    if (std::optional<double> t = parse_line(lines.substr(start), year).origin.time) return t;
+    if (std::optional<double> t = origin_of(lines.substr(start), year).time) return t;
     lines.remove_suffix(lines.size() - start);
     if (!lines.empty()) lines.remove_suffix(1);  // its '\n'
   }
@@ -196,7 +203,7 @@ struct Triage::Impl {
   void sample_date(FileState& state, std::string_view line) {
     if (state.lines_sampled >= kDateSampleLines) return;
     ++state.lines_sampled;
-    const LineOrigin o = parse_line(line, year).origin;
+    const LineOrigin o = origin_of(line, year);
     if (o.time && !o.year_guessed)
       read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*o.time), *o.time);
   }
@@ -259,6 +266,8 @@ struct Triage::Impl {
   void read_interesting(const std::string& file, size_t line, std::string_view text,
                         FileState& state, std::string_view unread = {}) {
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    std::string printed;  // a coloured line, as printed (see origin_of)
+    if (text.find('\x1b') != std::string_view::npos) text = printed = as_printed(text);
     if (!text.empty() && text.back() == '}') {
       // A structured logger's record is read as the lines its strings hold, under its number.
       // Its other fields (stream, time) must not use up the lines of torchrun's failure summary:

@@ -639,6 +639,28 @@ TEST_CASE("two ranks and one silent name no hang suspect: too few to tell a gap 
   CHECK_FALSE(t.report().hang_suspect_rank);
 }
 
+TEST_CASE("coloured lines give their time and host as plain ones do") {
+  for (const bool coloured : {false, true}) {
+    CAPTURE(coloured);
+    auto paint = [&](const std::string& s) { return coloured ? "\x1b[32m" + s + "\x1b[0m" : s; };
+    Triage t(test::bundled_store());
+    add_file(t, "rank_3.log",
+             paint("gpu-node-a:2303:2303 [3] NCCL INFO cudaDriverVersion 12040") + "\n" +
+                 paint("2024-06-01T12:10:00.123Z") + " | INFO | step 2100\n" +
+                 "RuntimeError: CUDA error: an illegal memory access was encountered");
+    add_file(t, "kern.log",
+             paint("Jun  1 12:10:01 gpu-node-a kernel: [86400.000000] NVRM: Xid "
+                   "(PCI:0000:3b:00): 79, pid=1, name=python, GPU has fallen off the bus."));
+    const TriageReport r = t.report();
+    REQUIRE(r.faults.size() + r.cascade.size() >= 2);
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->host == "gpu-node-a");
+    REQUIRE(r.first_fault->time);
+    CHECK(*r.first_fault->time == doctest::Approx(utc_seconds(2024, 6, 1, 12, 10, 0.123)));
+    CHECK(r.verdict == "hardware");
+  }
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
