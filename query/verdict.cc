@@ -204,9 +204,9 @@ class Judge {
 
   void find_first_fault(TriageReport& r) {
     std::vector<LogEvent> faults = sorted([](const std::string& role) { return is_fault(role); });
-    if (!std::all_of(faults.begin(), faults.end(), [&](const LogEvent& e) { return survived(e); }))
-      std::stable_partition(faults.begin(), faults.end(),
-                            [&](const LogEvent& e) { return !survived(e); });
+    // (when every fault was survived, the order stays as it is)
+    std::stable_partition(faults.begin(), faults.end(),
+                          [&](const LogEvent& e) { return !survived(e); });
     const std::optional<LogEvent> kill = first_kill();
     if (!faults.empty()) {
       r.first_fault = faults.front();
