@@ -194,10 +194,36 @@ std::optional<WatchdogLine> read_watchdog(std::string_view message) {
   if (RE2::PartialMatch(message, progress, &enqueued, &completed))
     w.last_enqueued = enqueued, w.last_completed = completed;
   if (!w.timed_out_seq && !w.last_enqueued) return std::nullopt;
-  static const RE2 group(R"(\[PG (?:ID )?(\d+)(?: PG GUID (\d+))?)");
+  static const RE2 group(R"(\[PG (?:ID )?(\d{1,9})(?: PG GUID (\d{1,9}))?)");
   std::string id, guid;
   if (RE2::PartialMatch(message, group, &id, &guid)) w.group = std::stoi(guid.empty() ? id : guid);
   return w;
+}
+
+std::optional<NcclPlacement> read_nccl_placement(std::string_view message) {
+  static const RE2 bus(R"(\bbusId ([0-9a-fA-F]{1,15})\b)");
+  static const RE2 nodes(R"(\bnNodes (\d+) localRanks (\d+)\b)");
+  NcclPlacement p;
+  std::string hex;
+  int n = 0, local = 0;
+  if (RE2::PartialMatch(message, bus, &hex)) p.bus_id = std::stol(hex, nullptr, 16);
+  if (RE2::PartialMatch(message, nodes, &n, &local)) p.nodes = n, p.local_ranks = local;
+  if (!p.bus_id && !p.nodes) return std::nullopt;
+  return p;
+}
+
+XidPlace read_xid_place(std::string_view message) {
+  // NCCL reads "0000:b7:00.0" as the hexadecimal number of its digits; an Xid names the domain,
+  // bus and device, and a GPU is function 0.
+  static const RE2 pci(R"(Xid \(PCI:([0-9a-fA-F]{4}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\))");
+  static const RE2 pid(R"(\): \d+, pid=(\d+))");
+  XidPlace x;
+  std::string domain, bus, device;
+  long n = 0;
+  if (RE2::PartialMatch(message, pci, &domain, &bus, &device))
+    x.bus_id = std::stol(domain + bus + device + "0", nullptr, 16);
+  if (RE2::PartialMatch(message, pid, &n)) x.pid = n;
+  return x;
 }
 
 std::optional<KillLine> read_kill(std::string_view message) {

@@ -58,6 +58,25 @@ struct WatchdogLine {
 };
 std::optional<WatchdogLine> read_watchdog(std::string_view message);
 
+/// Where NCCL says a process runs, from its INFO lines: "... cudaDev 5 nvmlDev 5 busId b7000 ...
+/// Init COMPLETE" (the GPU's PCI address as NCCL prints it) and "comm 0x.. rank 5 nRanks 16
+/// nNodes 2 localRanks 8 localRank 5 MNNVL 0" (how many hosts, and processes on this host, the
+/// communicator counted). Fields the line does not give are empty.
+struct NcclPlacement {
+  std::optional<long> bus_id;
+  std::optional<int> nodes;
+  std::optional<int> local_ranks;
+};
+std::optional<NcclPlacement> read_nccl_placement(std::string_view message);
+
+/// The GPU and the process an Xid line names: "NVRM: Xid (PCI:0000:b7:00): 31, pid=4415, ...".
+/// The address is given as NCCL prints a bus id (0xb7000), so the two compare.
+struct XidPlace {
+  std::optional<long> bus_id;
+  std::optional<long> pid;
+};
+XidPlace read_xid_place(std::string_view message);
+
 /// A process ended by a signal it cannot catch: the kernel's out-of-memory killer, Slurm's memory
 /// enforcement, or a SIGKILL a launcher reports. Such a process prints nothing of its own, so
 /// these lines are the only trace of it.

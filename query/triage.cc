@@ -19,6 +19,7 @@ constexpr size_t kMaxEvents = 20000;       // distinct (entry, rank/host) events
 constexpr size_t kMaxCachedLines = 8192;   // cleaned lines whose lookup result is remembered
 constexpr size_t kMaxCheckpoints = 1000;   // the most recent saves kept
 constexpr size_t kMaxKills = 1000;         // the first kills kept
+constexpr size_t kMaxProcesses = 65536;    // of the job, with their GPUs (JobPlacement)
 constexpr size_t kMaxSettings = 200;
 constexpr size_t kMaxTextBytes = 400;      // of an event's line, as shown in the report
 constexpr size_t kMaxLookupBytes = 4000;   // of a line, looked up (half its start, half its end)
@@ -121,6 +122,8 @@ struct Triage::Impl {
   std::map<std::string, size_t> event_index;  // identity key -> position in read.events
   std::map<std::string, FileState> files;
   std::map<int, std::string> host_of_rank;  // from lines naming both ("11: node8:1:2 [3] NCCL")
+  std::map<int, std::pair<std::string, long>> process_of_rank;  // (short host, pid), from NCCL
+  size_t processes = 0;  // (host, pid) pairs in read_so_far.placement
   TriageFacts read_so_far;
   size_t order = 0;
 
@@ -334,6 +337,7 @@ struct Triage::Impl {
       ++read_so_far.teardown_lines;
       return;
     }
+    note_placement(p);
     if (p.message.find(" NCCL INFO ") != std::string_view::npos ||
         p.message.starts_with("NCCL INFO"))
       return;  // NCCL's informational trace; its WARN lines are read
@@ -342,6 +346,52 @@ struct Triage::Impl {
                                           *p.origin.time);
     if (std::optional<Match> m = match_line(p.message))
       add_event(file, line, text, p.origin, time, *m);
+  }
+
+  // NCCL's lines tell where the job's processes run, and on which GPUs (see JobPlacement); a
+  // rank's NCCL line names the process that is that rank.
+  void note_placement(const ParsedLine& p) {
+    if (p.origin.kernel || p.origin.host.empty()) return;
+    JobPlacement& job = read_so_far.placement;
+    const std::string host = short_host(p.origin.host);
+    if (p.origin.rank) job.hosts.insert(host);
+    if (!p.origin.pid || !p.message.starts_with("NCCL ")) return;
+    job.hosts.insert(host);
+    std::map<long, std::set<long>>& on_host = job.gpus[host];
+    auto it = on_host.find(*p.origin.pid);
+    if (it == on_host.end()) {
+      if (processes == kMaxProcesses) return;  // (fewer than NCCL counted: nothing is ruled out)
+      it = on_host.emplace(*p.origin.pid, std::set<long>{}).first;
+      ++processes;
+    }
+    if (p.origin.rank) process_of_rank.try_emplace(*p.origin.rank, host, *p.origin.pid);
+    if (p.message.find("busId") == std::string_view::npos &&
+        p.message.find("nNodes") == std::string_view::npos)
+      return;
+    const std::optional<NcclPlacement> n = read_nccl_placement(p.message);
+    if (!n) return;
+    if (n->bus_id) it->second.insert(*n->bus_id);
+    if (n->nodes) job.nodes = std::max(job.nodes, *n->nodes);
+    if (n->local_ranks) job.local_ranks[host] = std::max(job.local_ranks[host], *n->local_ranks);
+  }
+
+  // The GPU an event happened on: an Xid names it; a rank's line has its process's, when NCCL
+  // named one GPU for that process.
+  void place_on_gpu(LogEvent& e, const JobPlacement& job) const {
+    if (e.entry_id.starts_with("xid-")) {
+      e.gpu = read_xid_place(e.text).bus_id;
+      return;
+    }
+    std::optional<std::pair<std::string, long>> process;
+    if (e.pid && !e.host.empty()) process.emplace(short_host(e.host), *e.pid);
+    else if (e.rank)
+      if (auto it = process_of_rank.find(*e.rank); it != process_of_rank.end())
+        process = it->second;
+    if (!process) return;
+    auto host = job.gpus.find(process->first);
+    if (host == job.gpus.end()) return;
+    auto gpus = host->second.find(process->second);
+    if (gpus != host->second.end() && gpus->second.size() == 1) e.gpu = *gpus->second.begin();
   }
 
   // A killed process prints nothing; the line that reports its end stands for it.
@@ -412,6 +462,7 @@ TriageReport Triage::report() const {
     if (e.host.empty() && e.rank)
       if (auto h = impl_->host_of_rank.find(*e.rank); h != impl_->host_of_rank.end())
         e.host = h->second;
+    impl_->place_on_gpu(e, facts.placement);
   }
   // Dates printed without a year (syslog, glog) were given this year while reading; when the
   // input dates other lines fully and no year was given, move them to the year that puts them

@@ -39,6 +39,8 @@ struct LogEvent {
   // later, and no later than the next dated line read in its file (`latest`), if there was one.
   bool time_inherited = false;
   std::optional<double> latest;
+  std::optional<long> gpu;  // the GPU's PCI bus id as NCCL prints it (0xb7000), when known
+  std::string outside_job;  // why this is not the job's (another host or GPU), when it is not
 };
 
 /// A checkpoint save the log reports.

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "query/store.h"
@@ -23,6 +24,22 @@ struct RankProgress {
   size_t line = 0;
 };
 
+/// A host name up to its first dot ("node7.cluster.local" -> "node7"), so a kernel log's short
+/// name and NCCL's full one compare; an IP address whole.
+inline std::string short_host(std::string_view host) {
+  if (host.find_first_not_of("0123456789.") == std::string_view::npos) return std::string(host);
+  return std::string(host.substr(0, host.find('.')));
+}
+
+/// Where the job ran, as NCCL's INFO lines tell it ("node7:1234:1290 [3] NCCL INFO ... busId
+/// b7000", "... nNodes 2 localRanks 8 ..."). Host names are cut at their first dot.
+struct JobPlacement {
+  std::map<std::string, std::map<long, std::set<long>>> gpus;  // host -> pid -> GPU bus ids
+  std::set<std::string> hosts;           // hosts of the job's ranks and processes
+  std::map<std::string, int> local_ranks;  // host -> processes NCCL counted on it (the most)
+  int nodes = 0;                           // hosts NCCL counted (the most of any communicator)
+};
+
 struct TriageFacts {
   std::vector<LogEvent> events;  // in order of first appearance
   std::vector<LogEvent> kills;   // processes killed by a signal (read_kill), role "killed"
@@ -33,6 +50,7 @@ struct TriageFacts {
   size_t teardown_lines = 0;
   size_t lines = 0, bytes = 0;
   std::optional<double> latest_dated;  // the latest time of a full date (with its year)
+  JobPlacement placement;
 };
 
 /// The report: first fault, cascade, verdict, checkpoint safety, first action.

@@ -2,9 +2,11 @@
 // the last checkpoint can be trusted.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <re2/re2.h>
 
+#include "query/log_events.h"
 #include "query/triage_facts.h"
 
 namespace gpuerr::query {
@@ -65,6 +67,17 @@ bool hardware_like(const Facts& f) {
 bool same_place(const LogEvent& a, const LogEvent& b) {
   if (a.rank && b.rank) return *a.rank == *b.rank;
   return a.host == b.host && a.local_rank == b.local_rank && (a.host.size() || a.file == b.file);
+}
+
+// Two events on GPUs known to be different ones (an Xid's PCI address against the GPU NCCL gave
+// a rank's process). Hosts are compared apart.
+bool other_gpu(const LogEvent& a, const LogEvent& b) { return a.gpu && b.gpu && *a.gpu != *b.gpu; }
+
+std::string pci_address(long bus_id) {  // 0xb7000 -> "0000:b7:00"
+  char out[32];
+  std::snprintf(out, sizeof out, "%04lx:%02lx:%02lx", bus_id >> 20, (bus_id >> 12) & 0xff,
+                (bus_id >> 4) & 0xff);
+  return out;
 }
 
 // The span of time in which `e` happened: its time, or for an undated line (a traceback's) from
@@ -139,7 +152,10 @@ class Judge {
   std::vector<LogEvent> sorted(bool (*keep)(const std::string& role)) {
     std::vector<LogEvent> out;
     for (const LogEvent& e : in_.events)
-      if (keep(e.role)) out.push_back(e);
+      if (keep(e.role)) {
+        out.push_back(e);
+        out.back().outside_job = outside_job(e);
+      }
     std::stable_sort(out.begin(), out.end(),
                      [&](const LogEvent& a, const LogEvent& b) { return clock_.before(a, b); });
     return out;
@@ -192,6 +208,32 @@ class Judge {
     return true;
   }
 
+  // Why `e` is not this job's, or "" when it may be: it happened on a host, or on a GPU of a
+  // host, that none of the job's processes used, and NCCL's counts (nNodes, localRanks) show
+  // that the input named every one of them.
+  std::string outside_job(const LogEvent& e) const {
+    const JobPlacement& job = in_.placement;
+    // (a line with no host, a dmesg's, is taken to be of the job's host when it has only one)
+    if (e.host.empty() && job.hosts.size() != 1) return "";
+    const std::string host = e.host.empty() ? *job.hosts.begin() : short_host(e.host);
+    if (!job.hosts.contains(host))
+      return job.nodes > 0 && job.hosts.size() >= static_cast<size_t>(job.nodes)
+                 ? "host " + e.host + " is none of the " + std::to_string(job.nodes) +
+                       " hosts NCCL counted for this job"
+                 : "";
+    const auto processes = job.gpus.find(host);
+    const auto counted = job.local_ranks.find(host);
+    if (!e.gpu || processes == job.gpus.end() || counted == job.local_ranks.end() ||
+        processes->second.size() < static_cast<size_t>(counted->second))
+      return "";
+    // (the process an Xid names, when it is one of the job's, makes the GPU the job's too)
+    const std::optional<long> named = read_xid_place(e.text).pid;
+    for (const auto& [pid, gpus] : processes->second)
+      if (gpus.empty() || gpus.contains(*e.gpu) || named == pid) return "";
+    return "GPU " + pci_address(*e.gpu) + " is none of the GPUs NCCL named for this job's " +
+           std::to_string(counted->second) + " processes on " + (e.host.empty() ? "its host" : e.host);
+  }
+
   // A cause after which its own file shows a save completed half an hour or more later: the job
   // went on past it (a caught and retried out-of-memory, an elastic restart).
   bool survived(const LogEvent& e) const {
@@ -207,6 +249,8 @@ class Judge {
     // (when every fault was survived, the order stays as it is)
     std::stable_partition(faults.begin(), faults.end(),
                           [&](const LogEvent& e) { return !survived(e); });
+    // (a fault of another job's is listed, never taken for this job's first)
+    std::erase_if(faults, [](const LogEvent& e) { return !e.outside_job.empty(); });
     const std::optional<LogEvent> kill = first_kill();
     if (!faults.empty()) {
       r.first_fault = faults.front();
@@ -272,6 +316,7 @@ class Judge {
 
   // Whether `e` is explained by the first fault `f`.
   bool explained(const LogEvent& e, const LogEvent& f) {
+    if (!e.outside_job.empty()) return false;
     if (e.role == "consequence") return true;
     if (f.role == "killed")  // its peers lose contact with it
       return facts(e.entry_id).category == "communication";
@@ -282,10 +327,12 @@ class Judge {
     // a poisoned context explains the rank's later CUDA errors, not the GPU's own reports
     if (same_place(e, f) && ff.poisons_context && !hardware_like(ef)) return true;
     const bool same_host = f.host.empty() || e.host.empty() || f.host == e.host;
-    if (hardware_like(ff) && same_host && (near_in_time(e, f) || hardware_like(ef)))
-      return true;  // the GPU failed, and everything on it after that follows
+    if (hardware_like(ff) && same_host && (near_in_time(e, f) || hardware_like(ef)) &&
+        (!other_gpu(e, f) || ef.category == "communication"))
+      return true;  // the GPU failed, and everything on it, and its peers' links, follow
     // the kernel's own report of an application fault (Xid 13, 31, 43 after the CUDA error)
-    return e.entry_id.starts_with("xid-") && !hardware_like(ef) && same_host && near_in_time(e, f);
+    return e.entry_id.starts_with("xid-") && !hardware_like(ef) && same_host &&
+           near_in_time(e, f) && !other_gpu(e, f);
   }
 
   void sort_out_the_rest(TriageReport& r) {
@@ -317,7 +364,10 @@ class Judge {
     for (const LogEvent& e : in_.events) {
       if (e.role == "warning") continue;  // e.g. Xid 93, an InfoROM notice: not a failure
       const bool same_host = f.host.empty() || e.host.empty() || f.host == e.host;
-      if (hardware_like(facts(e.entry_id)) && same_host && near_in_time(e, f)) {
+      // (a GPU's failure is another GPU's cause only through their links: NCCL's errors)
+      const bool same_gpu = !other_gpu(e, f) || facts(f.entry_id).category == "communication";
+      if (hardware_like(facts(e.entry_id)) && same_host && same_gpu && near_in_time(e, f) &&
+          outside_job(e).empty()) {
         hardware_event_ = e;
         r.verdict = "hardware";
         r.verdict_reason = "a GPU hardware error (" + e.entry_id + ") on that host near the fault";

@@ -50,6 +50,18 @@ void add_file(Triage& t, const std::string& name, std::string_view text) {
   for_each_line(text, [&](std::string_view l) { t.add_line(name, ++n, l); });
 }
 
+// NCCL's INFO lines of a rank's process: its host and pid, its GPU, and the job's counts.
+std::string nccl_init(int rank, const std::string& host, int pid, const std::string& bus,
+                      int nodes, int local_ranks) {
+  const std::string prefix = "[rank" + std::to_string(rank) + "]:" + host + ":" +
+                             std::to_string(pid) + ":" + std::to_string(pid) + " [0] NCCL INFO ";
+  return prefix + "comm 0x55d1 rank " + std::to_string(rank) + " nRanks 4 nNodes " +
+         std::to_string(nodes) + " localRanks " + std::to_string(local_ranks) +
+         " localRank 0 MNNVL 0\n" + prefix + "ncclCommInitRank comm 0x55d1 rank " +
+         std::to_string(rank) + " nranks 4 cudaDev 0 nvmlDev 0 busId " + bus +
+         " commId 0x9a1 - Init COMPLETE\n";
+}
+
 }  // namespace
 
 TEST_SUITE("query") {
@@ -658,6 +670,74 @@ TEST_CASE("coloured lines give their time and host as plain ones do") {
     REQUIRE(r.first_fault->time);
     CHECK(*r.first_fault->time == doctest::Approx(utc_seconds(2024, 6, 1, 12, 10, 0.123)));
     CHECK(r.verdict == "hardware");
+  }
+}
+
+
+TEST_CASE("an Xid on another GPU of the rank's host is neither its cascade nor its verdict") {
+  for (const std::string xid_bus : {"0000:86:00", "0000:3b:00"}) {
+    CAPTURE(xid_bus);
+    Triage t(test::bundled_store());
+    add_file(t, "train.log",
+             nccl_init(2, "node-a", 4402, "3b000", 1, 4) +
+                 "[rank2]:2024-05-02 10:00:00,100 ERROR RuntimeError: CUDA error: an illegal "
+                 "memory access was encountered");
+    add_file(t, "kern.log",
+             "May  2 10:01:00 node-a kernel: NVRM: Xid (PCI:" + xid_bus +
+                 "): 48, pid=9001, name=python3, An uncorrectable double bit error (DBE) has "
+                 "been detected on GPU in the framebuffer at partition 1, subpartition 0.");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "illegal-memory-access");
+    REQUIRE(r.first_fault->gpu);
+    CHECK(*r.first_fault->gpu == 0x3b000);
+    CHECK(r.verdict == (xid_bus == "0000:3b:00" ? "hardware" : "code"));
+  }
+}
+
+TEST_CASE("a fault on a host outside the job's counted hosts is listed, not taken first") {
+  for (const int nodes : {2, 3}) {  // 3: a host the input did not name may be node-c
+    CAPTURE(nodes);
+    Triage t(test::bundled_store());
+    add_file(t, "ranks.log",
+             nccl_init(0, "node-a.cluster", 4400, "3b000", nodes, 2) +
+                 nccl_init(3, "node-b.cluster", 5503, "5d000", nodes, 2) +
+                 "[rank3]:2024-05-02 10:02:10,400 ERROR RuntimeError: CUDA error: an illegal "
+                 "memory access was encountered");
+    add_file(t, "cluster-kern.log",
+             "May  2 10:00:07 node-c kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=88001, "
+             "name=python, GPU has fallen off the bus.");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    if (nodes == 3) {
+      CHECK(r.first_fault->entry_id == "xid-79");
+      continue;
+    }
+    CHECK(r.first_fault->entry_id == "illegal-memory-access");
+    CHECK(r.verdict == "code");
+    const auto xid = std::find_if(r.faults.begin(), r.faults.end(),
+                                  [](const LogEvent& e) { return e.entry_id == "xid-79"; });
+    REQUIRE(xid != r.faults.end());
+    CHECK(xid->outside_job.find("node-c") != std::string::npos);
+  }
+}
+
+TEST_CASE("an Xid on a GPU none of the job's processes on that host used is not its first fault") {
+  for (const int local_ranks : {2, 4}) {  // 4: two processes unnamed, the GPU may be theirs
+    CAPTURE(local_ranks);
+    Triage t(test::bundled_store());
+    add_file(t, "ranks.log",
+             nccl_init(0, "node-a", 4400, "3b000", 1, local_ranks) +
+                 nccl_init(1, "node-a", 4401, "5d000", 1, local_ranks) +
+                 "[rank1]:2024-05-02 10:02:10,400 ERROR RuntimeError: CUDA error: an illegal "
+                 "memory access was encountered");
+    add_file(t, "dmesg.log",
+             "[Thu May  2 10:00:11 2024] NVRM: Xid (PCI:0000:1b:00): 94, pid=9001, "
+             "name=vllm-worker, Contained: SM (0x1). RST: No, D-RST: No");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == (local_ranks == 2 ? "illegal-memory-access" : "xid-94"));
+    if (local_ranks == 2) CHECK(r.verdict == "code");
   }
 }
 
