@@ -116,12 +116,13 @@ std::optional<SaveLine> read_save(std::string_view message) {
       R"(load\w*|restor\w*|resum\w*)\b)",
       case_blind());
   // Completed saves, as PyTorch Lightning, Hugging Face Trainer ("Model weights saved in"; its
-  // "Saving model checkpoint to" comes before anything is written), DeepSpeed, Megatron and
+  // "Saving model checkpoint to" comes before anything is written), DeepSpeed (each rank's
+  // "[Torch] Saved <file>." and "Checkpoint <tag> is ready now!"), Megatron and
   // torch.distributed.checkpoint (torchtitan) report them, and as a training loop of one's own
   // words it: "checkpoint saved", "saved checkpoint", "wrote ckpt", "checkpoint ... written".
   // The word is not taken from inside a path ("Configuration saved in out/checkpoint-9/...").
   static const RE2 done(
-      R"(saving model to ['"]?\S+|Checkpoint \S+ is ready now|)"
+      R"(saving model to ['"]?\S+|Checkpoint \S+ is ready now|\[Torch\] Saved \S|)"
       R"(Finished saving the checkpoint|Model weights saved in|)"
       R"(\b(?:saved|wrote|written|stored|committed)\b[^\n/]{0,40}?\b(?:checkpoint|ckpt)|)"
       R"(\b(?:checkpoint|ckpt)\b[^\n/]{0,80}?\b(?:saved|written|stored|committed|complete[d]?|)"
@@ -134,9 +135,30 @@ std::optional<SaveLine> read_save(std::string_view message) {
       R"(\b(?:saving|writing)\b[^\n]{0,40}?\b(?:checkpoint|ckpt))",
       case_blind());
   if (RE2::PartialMatch(message, not_a_save)) return std::nullopt;
-  if (RE2::PartialMatch(message, done)) return SaveLine{true};
-  if (RE2::PartialMatch(message, started)) return SaveLine{false};
-  return std::nullopt;
+  SaveLine save;
+  if (RE2::PartialMatch(message, done)) save.completed = true;
+  else if (RE2::PartialMatch(message, started)) save.completed = false;
+  else return std::nullopt;
+  // The first word with a slash, without the quotes and the sentence's end around it.
+  static const RE2 path(R"((?:^|[\s'"(\[])([^\s'"(\[]*/[^\s'",]*))");
+  std::string found;
+  if (RE2::PartialMatch(message, path, &found)) {
+    while (!found.empty() && std::string_view(".,:;)]'\"").find(found.back()) != std::string::npos)
+      found.pop_back();
+    save.group = save_group(found);
+    save.path = std::move(found);
+  }
+  return save;
+}
+
+std::string save_group(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string_view::npos || slash == 0) return std::string(path);
+  const std::string_view name = path.substr(slash + 1), folder = path.substr(0, slash);
+  const std::string_view folder_name = folder.substr(folder.rfind('/') + 1);
+  const bool file = name.find('.') != std::string_view::npos;
+  const bool step_folder = folder_name.find_first_of("0123456789") != std::string_view::npos;
+  return std::string(file && step_folder ? folder : path);
 }
 
 // Does the text around a "NAME=value" offer it as advice rather than report it in effect?

@@ -40,8 +40,16 @@ class CueScanner {
 /// completed. nullopt when `message` is not about a save.
 struct SaveLine {
   bool completed = true;
+  std::string path;   // the file or folder it names, if any: "/ckpt/global_step9/rank_3.pt"
+  std::string group;  // the checkpoint that path is part of (see save_group), if any
 };
 std::optional<SaveLine> read_save(std::string_view message);
+
+/// The checkpoint a saved path belongs to: a file in a folder named for a step
+/// ("/ckpt/global_step1000/zero_pp_rank_5_model_states.pt", "out/checkpoint-500/model.safetensors")
+/// is one part of that folder's checkpoint, saved by many ranks; any other path is a checkpoint
+/// of its own ("/ckpt/step_100.pt", "out/checkpoint-500").
+std::string save_group(std::string_view path);
 
 /// Settings and versions printed in the log: "NCCL_DEBUG=INFO", "NCCL version 2.19.3",
 /// "Driver Version: 535.104.05". Empty when there are none.

@@ -20,6 +20,7 @@ constexpr size_t kMaxCachedLines = 8192;   // cleaned lines whose lookup result 
 constexpr size_t kMaxCheckpoints = 1000;   // the most recent saves kept
 constexpr size_t kMaxKills = 1000;         // the first kills kept
 constexpr size_t kMaxProcesses = 65536;    // of the job, with their GPUs (JobPlacement)
+constexpr size_t kMaxUnfinishedParts = 65536;  // saves of a path still waiting for their end
 constexpr size_t kMaxSettings = 200;
 constexpr size_t kMaxTextBytes = 400;      // of an event's line, as shown in the report
 constexpr size_t kMaxLookupBytes = 4000;   // of a line, looked up (half its start, half its end)
@@ -100,6 +101,12 @@ std::optional<double> last_time_in(std::string_view lines, int year) {
   return std::nullopt;
 }
 
+// Is `path` the folder `folder` or in it?
+bool inside(std::string_view path, std::string_view folder) {
+  return !folder.empty() && path.starts_with(folder) &&
+         (path.size() == folder.size() || path[folder.size()] == '/');
+}
+
 std::string clipped(std::string_view text) {
   std::string s(text.substr(0, kMaxTextBytes));
   while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.pop_back();
@@ -123,6 +130,8 @@ struct Triage::Impl {
   std::map<std::string, FileState> files;
   std::map<int, std::string> host_of_rank;  // from lines naming both ("11: node8:1:2 [3] NCCL")
   std::map<int, std::pair<std::string, long>> process_of_rank;  // (short host, pid), from NCCL
+  std::map<std::string, CheckpointEvent> unfinished_parts;  // path -> the start of its save
+  std::set<std::string> groups_with_ended_parts;  // checkpoints whose parts' ends are logged
   size_t processes = 0;  // (host, pid) pairs in read_so_far.placement
   TriageFacts read_so_far;
   size_t order = 0;
@@ -322,9 +331,9 @@ struct Triage::Impl {
     for (std::string& s : read_settings(p.message))
       if (read_so_far.settings.size() < kMaxSettings) read_so_far.settings.insert(std::move(s));
     if (std::optional<SaveLine> save = read_save(p.message)) {
-      record_save(file, line, text, time, p.origin.year_guessed, save->completed);
+      record_save(file, line, text, time, p.origin.year_guessed, *save);
     } else if (save_patterns.match(p.message)) {
-      record_save(file, line, text, time, p.origin.year_guessed, true);
+      record_save(file, line, text, time, p.origin.year_guessed, SaveLine{});
     }
     if (std::optional<WatchdogLine> w = read_watchdog(p.message); w && p.origin.rank) {
       RankProgress& r = read_so_far.watchdog[w->group][*p.origin.rank];
@@ -422,7 +431,9 @@ struct Triage::Impl {
   }
 
   void record_save(const std::string& file, size_t line, std::string_view text,
-                   std::optional<double> time, bool year_guessed, bool completed) {
+                   std::optional<double> time, bool year_guessed, const SaveLine& save) {
+    const bool completed = save.completed;
+    track_part(file, time, save);
     std::deque<CheckpointEvent>& checkpoints = read_so_far.checkpoints;
     CheckpointEvent* previous = checkpoints.empty() ? nullptr : &checkpoints.back();
     if (completed && previous && !previous->completed)
@@ -432,8 +443,31 @@ struct Triage::Impl {
     else if (!completed && previous && !previous->completed && previous->file == file && time &&
              previous->time && *time - *previous->time >= kSaveInterval)
       previous->completed = true;
-    checkpoints.push_back({file, line, time, year_guessed, clipped(text), completed, order});
+    checkpoints.push_back(
+        {file, line, time, year_guessed, clipped(text), completed, order, save.group});
     if (checkpoints.size() > kMaxCheckpoints) checkpoints.pop_front();
+    if (!completed && !save.path.empty() && unfinished_parts.size() < kMaxUnfinishedParts)
+      unfinished_parts.insert_or_assign(save.path, checkpoints.back());
+  }
+
+  // A checkpoint that many ranks save in parts, each logged ("Saving /ckpt/global_step9/
+  // rank_5.pt..." then "zero checkpoint saved /ckpt/global_step9/rank_5.pt"): a part whose end
+  // never came leaves that checkpoint unfinished, whatever the other ranks said. A save line
+  // naming the path (or a file inside the folder) ends that part; so does any save line in the
+  // same file a while after it, which shows the job went on.
+  // Only a checkpoint some of whose parts did end that way is judged by its parts: a framework
+  // that logs the start of a part but not its end (DeepSpeed's "Saving model checkpoint:
+  // <file>" before 0.10) leaves every part of every save open.
+  void track_part(const std::string& file, std::optional<double> time, const SaveLine& save) {
+    std::erase_if(unfinished_parts, [&](const auto& part) {
+      const auto& [path, start] = part;
+      const bool ended = save.completed && (inside(save.path, path) || inside(path, save.path));
+      if (ended && groups_with_ended_parts.size() < kMaxUnfinishedParts)
+        groups_with_ended_parts.insert(start.group);
+      const bool went_on = start.file == file && time && start.time &&
+                           *time - *start.time >= kSaveInterval;
+      return ended || went_on;
+    });
   }
 };
 
@@ -452,6 +486,8 @@ void Triage::add_lines(const std::string& file, size_t first_line, std::string_v
 
 TriageReport Triage::report() const {
   TriageFacts facts = impl_->read_so_far;
+  for (const auto& [path, start] : impl_->unfinished_parts)
+    if (impl_->groups_with_ended_parts.contains(start.group)) facts.unfinished_parts.push_back(start);
   // A rank's own log rarely names its host, but its NCCL lines do ("node7:1234:1290 [3] NCCL"):
   // the lines of a file that names one host only are that host's.
   // (Not for kills: srun's and slurmstepd's lines in a job's output are no rank's.) A rank's
@@ -484,6 +520,8 @@ TriageReport Triage::report() const {
         if (e.latest) *e.latest += shift;
       }
     for (CheckpointEvent& c : facts.checkpoints)
+      if (c.year_guessed && c.time) c.time = move(*c.time);
+    for (CheckpointEvent& c : facts.unfinished_parts)
       if (c.year_guessed && c.time) c.time = move(*c.time);
   }
   return judge(facts, impl_->store);

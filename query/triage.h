@@ -52,6 +52,7 @@ struct CheckpointEvent {
   std::string text;
   bool completed = true;  // false: a "saving ..." line whose "saved" line never came
   size_t order = 0;
+  std::string group;  // the checkpoint its path is part of (a step's folder), if it names one
 };
 
 /// A place in the input: "file:line".

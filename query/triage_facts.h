@@ -44,6 +44,7 @@ struct TriageFacts {
   std::vector<LogEvent> events;  // in order of first appearance
   std::vector<LogEvent> kills;   // processes killed by a signal (read_kill), role "killed"
   std::deque<CheckpointEvent> checkpoints;
+  std::vector<CheckpointEvent> unfinished_parts;  // saves of a path that never completed
   std::set<std::string> settings;
   std::map<int, std::map<int, RankProgress>> watchdog;  // process group -> rank -> progress
   std::optional<Evidence> launcher_summary;

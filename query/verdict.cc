@@ -1,6 +1,7 @@
 // Judging what triage read: the first fault, what it explains, code or hardware, and whether
 // the last checkpoint can be trusted.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -57,6 +58,18 @@ struct Clock {
 };
 
 std::string where(const LogEvent& e) { return e.file + ":" + std::to_string(e.line); }
+
+// Does `text` hold `word` as a word of its own (not inside a longer name)?
+bool says_word(std::string_view text, std::string_view word) {
+  if (word.empty()) return false;
+  auto part_of_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const size_t end = at + word.size();
+    if ((at == 0 || !part_of_name(text[at - 1])) && (end == text.size() || !part_of_name(text[end])))
+      return true;
+  }
+  return false;
+}
 
 bool is_fault(const std::string& role) { return role == "cause" || role == "memory-error"; }
 
@@ -388,6 +401,19 @@ class Judge {
                            : "the first fault is " + name + " (" + category + ")";
   }
 
+  // A part of `c`'s checkpoint that started before it and never completed, if any: another
+  // rank's shard of the same step's folder. A save line that names no path ("Checkpoint
+  // global_step9 is ready now!") belongs to a folder whose name it says.
+  const CheckpointEvent* missing_part(const CheckpointEvent& c) const {
+    for (const CheckpointEvent& part : in_.unfinished_parts) {
+      if (part.group.empty() || !clock_.before(part, c)) continue;
+      if (c.group.empty() ? says_word(c.text, part.group.substr(part.group.rfind('/') + 1))
+                          : c.group == part.group)
+        return &part;
+    }
+    return nullptr;
+  }
+
   void judge_checkpoint(TriageReport& r) {
     std::vector<LogEvent> memory = sorted([](const std::string& role) {
       return role == "memory-error";
@@ -406,7 +432,9 @@ class Judge {
           r.checkpoints_after_fault.push_back(c);
         continue;
       }
-      if (c.completed) last = &c, unfinished = nullptr;
+      if (const CheckpointEvent* part = c.completed ? missing_part(c) : nullptr)
+        unfinished = part;
+      else if (c.completed) last = &c, unfinished = nullptr;
       else unfinished = &c;
     }
     if (!last && unordered) {

@@ -112,6 +112,29 @@ TEST_CASE("saves are read in the words frameworks and training loops use") {
   CHECK_FALSE(read_save("step 100 loss 1.93"));
 }
 
+TEST_CASE("a save line's path and the checkpoint it is part of") {
+  const std::optional<SaveLine> part =
+      read_save("[Torch] Saving /ckpt/global_step9/zero_pp_rank_5_mp_rank_00_optim_states.pt...");
+  REQUIRE(part);
+  CHECK_FALSE(part->completed);
+  CHECK(part->path == "/ckpt/global_step9/zero_pp_rank_5_mp_rank_00_optim_states.pt");
+  CHECK(part->group == "/ckpt/global_step9");
+  const std::optional<SaveLine> end =
+      read_save("[Torch] Saved /ckpt/global_step9/zero_pp_rank_5_mp_rank_00_optim_states.pt.");
+  REQUIRE(end);
+  CHECK(end->completed);
+  CHECK(end->path == "/ckpt/global_step9/zero_pp_rank_5_mp_rank_00_optim_states.pt");
+  const std::optional<SaveLine> quoted =
+      read_save("saving model to '/ckpt/epoch=1-step=2000.ckpt' as top 1");
+  REQUIRE(quoted);
+  CHECK(quoted->path == "/ckpt/epoch=1-step=2000.ckpt");
+  CHECK(quoted->group == quoted->path);  // a file of a folder not named for a step
+  CHECK(save_group("out/checkpoint-500/model.safetensors") == "out/checkpoint-500");
+  CHECK(save_group("out/checkpoint-500") == "out/checkpoint-500");
+  CHECK(save_group("/ckpt/step_100.pt") == "/ckpt/step_100.pt");
+  CHECK(read_save("Checkpoint global_step9 is ready now!")->path.empty());
+}
+
 TEST_CASE("kills are read from the kernel, Slurm and the launchers") {
   const std::optional<KillLine> kernel = read_kill(
       "Memory cgroup out of memory: Killed process 88213 (python) total-vm:412331232kB");

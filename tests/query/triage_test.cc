@@ -741,6 +741,55 @@ TEST_CASE("an Xid on a GPU none of the job's processes on that host used is not 
   }
 }
 
+TEST_CASE("a checkpoint saved in parts is unfinished when one part's end never came") {
+  // DeepSpeed logs each rank's part: "[Torch] Saving FILE..." and "[Torch] Saved FILE."
+  auto part = [](int rank, int step, const std::string& time, bool end) {
+    const std::string file = "/ckpt/global_step" + std::to_string(step) + "/zero_pp_rank_" +
+                             std::to_string(rank) + "_mp_rank_00_optim_states.pt";
+    return std::to_string(rank) + ": [2024-06-01 " + time + "] [INFO] [Torch] " +
+           (end ? "Saved " + file + "." : "Saving " + file + "...") + "\n";
+  };
+  auto ready = [](int rank, int step, const std::string& time) {
+    return std::to_string(rank) + ": [2024-06-01 " + time + "] [INFO] [Torch] Checkpoint " +
+           "global_step" + std::to_string(step) + " is ready now!\n";
+  };
+  const std::string step500 = part(0, 500, "22:50:01,100", false) +
+                              part(1, 500, "22:50:01,101", false) +
+                              part(0, 500, "22:50:09,100", true) + ready(0, 500, "22:50:09,200") +
+                              part(1, 500, "22:50:09,101", true) + ready(1, 500, "22:50:09,201");
+  const std::string step1000 = part(0, 1000, "23:40:01,100", false) +
+                               part(1, 1000, "23:40:01,101", false) +
+                               part(0, 1000, "23:40:09,100", true) + ready(0, 1000, "23:40:09,200");
+  Triage t(test::bundled_store());
+  add_file(t, "ds.log",
+           step500 + step1000 +
+               "1: [2024-06-01 23:40:09,900] [ERROR] torch.OutOfMemoryError: CUDA out of memory. "
+               "Tried to allocate 2.25 GiB. GPU 1 has a total capacity of 79.15 GiB of which 1.02 "
+               "GiB is free.");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->text.find("global_step500") != std::string::npos);
+  CHECK(r.checkpoint_reason.find("never completed") != std::string::npos);
+}
+
+TEST_CASE("a framework that logs a part's start but not its end leaves its saves complete") {
+  // DeepSpeed before its checkpoint engines: the model file's start only, then the rest's ends
+  Triage t(test::bundled_store());
+  add_file(t, "ds.log",
+           "[2024-06-01 22:50:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] Saving model "
+           "checkpoint: /ckpt/global_step500/mp_rank_00_model_states.pt\n"
+           "[2024-06-01 22:50:09,200] [INFO] [engine.py:3488:_save_zero_checkpoint] zero "
+           "checkpoint saved /ckpt/global_step500/zero_pp_rank_0_mp_rank_00_optim_states.pt\n"
+           "[2024-06-01 22:50:09,300] [INFO] [Torch] Checkpoint global_step500 is ready now!\n"
+           "[2024-06-01 22:55:00,000] [ERROR] RuntimeError: CUDA error: an illegal memory access "
+           "was encountered");
+  const TriageReport r = t.report();
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->text.find("global_step500") != std::string::npos);
+  CHECK(r.safe_to_resume == true);
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
