@@ -212,19 +212,25 @@ struct Triage::Impl {
 
   // A file's first lines may be the only ones with a full date (its progress lines, which the
   // filter passes over); the year they name is the one syslog and glog dates are given.
-  void sample_date(FileState& state, std::string_view line) {
+  // They also name ranks whose logs are in the input, though their lines hold no cue (a hung
+  // rank's log of progress lines): the file's name, and its first lines' prefixes.
+  void sample_date(const std::string& file, FileState& state, std::string_view line) {
     if (state.lines_sampled >= kDateSampleLines) return;
-    ++state.lines_sampled;
+    if (state.lines_sampled++ == 0)
+      if (const std::optional<int> rank = rank_from_file_name(file))
+        read_so_far.ranks_present.insert(*rank);
     const LineOrigin o = origin_of(line, year);
     if (o.time && !o.year_guessed)
       read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*o.time), *o.time);
+    if (o.rank && !o.kernel && read_so_far.ranks_present.size() < kMaxProcesses)
+      read_so_far.ranks_present.insert(*o.rank);
   }
 
   // A line whose bytes are already counted.
   void read_counted(const std::string& file, size_t line, std::string_view text) {
     ++read_so_far.lines;
     FileState& state = files[file];
-    sample_date(state, text);
+    sample_date(file, state, text);
     if (!worth_reading(text) && state.summary_lines_left == 0 && !save_patterns.match(text)) {
       if (state.unread.size() > 2 * kLookBackBytes) state.unread.erase(0, kLookBackBytes);
       state.unread.append(text).push_back('\n');
@@ -245,7 +251,7 @@ struct Triage::Impl {
     for (size_t from = 0; from < block.size() && state.lines_sampled < kDateSampleLines;) {
       size_t end = block.find('\n', from);
       if (end == std::string_view::npos) end = block.size();
-      sample_date(state, block.substr(from, end - from));
+      sample_date(file, state, block.substr(from, end - from));
       from = end + 1;
     }
     size_t pos = 0;
@@ -317,6 +323,8 @@ struct Triage::Impl {
     }
     if (p.origin.rank && !p.origin.host.empty() && !p.origin.kernel)
       host_of_rank.emplace(*p.origin.rank, p.origin.host);
+    if (p.origin.rank && !p.origin.kernel && read_so_far.ranks_present.size() < kMaxProcesses)
+      read_so_far.ranks_present.insert(*p.origin.rank);
     // (A kernel line, merged into a job's output, names its own host and says nothing of the
     // ranks' hosts.)
     if (!p.origin.host.empty() && !p.origin.kernel && !state.several_hosts) {

@@ -47,6 +47,7 @@ struct TriageFacts {
   std::vector<CheckpointEvent> unfinished_parts;  // saves of a path that never completed
   std::set<std::string> settings;
   std::map<int, std::map<int, RankProgress>> watchdog;  // process group -> rank -> progress
+  std::set<int> ranks_present;  // ranks some line or file name of the input names
   std::optional<Evidence> launcher_summary;
   size_t teardown_lines = 0;
   size_t lines = 0, bytes = 0;

@@ -179,6 +179,26 @@ class Judge {
   void find_hang(TriageReport& r) {
     for (const auto& [group, ranks] : in_.watchdog)
       if (find_hang_in(group, ranks, r)) return;
+    find_silent_rank(r);
+  }
+
+  // Every rank in the input but one timed out, each in a collective of its own group (tensor
+  // and data parallel groups wait on different collectives): the one whose log shows no
+  // timeout never reached its collective.
+  void find_silent_rank(TriageReport& r) {
+    std::set<int> timed_out;
+    for (const auto& [group, ranks] : in_.watchdog)
+      for (const auto& [rank, p] : ranks)
+        if (p.timed_out_seq) timed_out.insert(rank);
+    std::vector<int> silent;
+    for (int rank : in_.ranks_present)
+      if (!timed_out.contains(rank)) silent.push_back(rank);
+    if (silent.size() != 1 || timed_out.size() < 3) return;
+    r.hang_suspect_rank = silent.front();
+    r.hang_reason = "every rank in the input but rank " + std::to_string(silent.front()) + " (" +
+                    std::to_string(timed_out.size()) + " of them) reported a collective " +
+                    "timeout; rank " + std::to_string(silent.front()) + " reported none: it " +
+                    "never reached its collective (a hang or a fault before it)";
   }
 
   bool find_hang_in(int group, const std::map<int, RankProgress>& ranks, TriageReport& r) {

@@ -790,6 +790,34 @@ TEST_CASE("a framework that logs a part's start but not its end leaves its saves
   CHECK(r.safe_to_resume == true);
 }
 
+TEST_CASE("the one rank in the input with no timeout, when the others' are in different groups") {
+  for (const bool rank2_timed_out : {false, true}) {
+    CAPTURE(rank2_timed_out);
+    // (tensor parallel pairs {0,1} and {2,3}, data parallel pairs {0,2} and {1,3}: each group
+    // has its own GUID)
+    auto timeout = [](int group, int guid, int group_rank, int seq) {
+      return "[E601 23:12:1" + std::to_string(group_rank) + ".000000000 ProcessGroupNCCL.cpp:632] " +
+             "[PG ID " + std::to_string(group) + " PG GUID " + std::to_string(guid) +
+             " Rank " + std::to_string(group_rank) + "] Watchdog caught collective operation " +
+             "timeout: WorkNCCL(SeqNum=" + std::to_string(seq) + ", OpType=ALLREDUCE, NumelIn=8, " +
+             "NumelOut=8, Timeout(ms)=600000) ran for 600031 milliseconds before timing out.";
+    };
+    const std::string progress = "2024-06-01 23:01:30,000 - INFO - iteration 1503 done\n";
+    Triage t(test::bundled_store());
+    add_file(t, "rank_0.log", progress + timeout(2, 5, 0, 1520));
+    add_file(t, "rank_1.log", progress + timeout(1, 3, 1, 18241));
+    add_file(t, "rank_2.log", progress + (rank2_timed_out ? timeout(1, 4, 0, 18240) : ""));
+    add_file(t, "rank_3.log", progress + timeout(1, 4, 1, 18240));
+    const TriageReport r = t.report();
+    if (rank2_timed_out) {
+      CHECK_FALSE(r.hang_suspect_rank);
+    } else {
+      REQUIRE(r.hang_suspect_rank);
+      CHECK(*r.hang_suspect_rank == 2);
+    }
+  }
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
