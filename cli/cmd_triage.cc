@@ -57,7 +57,7 @@ void redact_report(query::TriageReport& r) {
   for (const query::LogEvent& e : r.cascade) redactor.learn_host(e.host);
   auto event = [&](query::LogEvent& e) {
     e.host = redactor.redact(e.host), e.text = redactor.redact(e.text);
-    e.file = redactor.redact(e.file), e.outside_job = redactor.redact(e.outside_job);
+    e.file = redactor.redact(e.file), e.set_aside = redactor.redact(e.set_aside);
   };
   if (r.first_fault) event(*r.first_fault);
   for (query::LogEvent& e : r.faults) event(e);
@@ -79,7 +79,7 @@ nlohmann::ordered_json event_json(const query::LogEvent& e) {
                               {"file", e.file},         {"line", e.line},
                               {"text", e.text},         {"reading", e.reading},
                               {"count", e.count},       {"rank_line", nullptr},
-                              {"outside_job", e.outside_job}};
+                              {"set_aside", e.set_aside}};
   if (e.rank) j["rank"] = *e.rank;
   if (e.local_rank) j["local_rank"] = *e.local_rank;
   if (e.pid) j["pid"] = *e.pid;
@@ -154,12 +154,11 @@ void print_report(const query::TriageReport& r) {
                 << ")";
     if (r.cascade.size() > 4) std::cout << " and " << r.cascade.size() - 4 << " more";
     std::cout << '\n';
-    for (size_t i = 1; i < r.faults.size(); ++i)
-      std::cout << "Also:        " << r.faults[i].entry_id << " on " << place(r.faults[i])
-                << (r.faults[i].outside_job.empty() ? ""
-                                                    : " (not this job's: " + r.faults[i].outside_job + ")")
-                << "  [" << r.faults[i].file << ":" << r.faults[i].line << "]\n";
   }
+  for (size_t i = r.first_fault ? 1 : 0; i < r.faults.size(); ++i)
+    std::cout << "Also:        " << r.faults[i].entry_id << " on " << place(r.faults[i])
+              << (r.faults[i].set_aside.empty() ? "" : " (set aside: " + r.faults[i].set_aside + ")")
+              << "  [" << r.faults[i].file << ":" << r.faults[i].line << "]\n";
   if (r.hang_suspect_rank) std::cout << "Hang:        " << r.hang_reason << '\n';
   if (r.launcher_first_failure)
     std::cout << "Launcher:    torchrun observed " << r.launcher_first_failure->text

@@ -40,7 +40,9 @@ struct LogEvent {
   bool time_inherited = false;
   std::optional<double> latest;
   std::optional<long> gpu;  // the GPU's PCI bus id as NCCL prints it (0xb7000), when known
-  std::string outside_job;  // why this is not the job's (another host or GPU), when it is not
+  // Why it was not taken for the first fault, when it was not: it is not this job's (another
+  // host or GPU), or the job went on past it.
+  std::string set_aside;
 };
 
 /// A checkpoint save the log reports.

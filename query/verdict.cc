@@ -30,7 +30,7 @@ constexpr const char* kSigkillAction =
     "otherwise the container runtime or a person. The ranks that failed after it are its echo.";
 constexpr size_t kSameReportLines = 40;  // lines a traceback keeps below its fault's first line
 // Seconds from a fault to a later save that shows the job went on past it (see survived).
-constexpr double kSurvivedAfter = 1800;
+constexpr double kSurvivedAfter = 300;
 
 struct Facts {
   std::string role, category, hardware;
@@ -167,7 +167,7 @@ class Judge {
     for (const LogEvent& e : in_.events)
       if (keep(e.role)) {
         out.push_back(e);
-        out.back().outside_job = outside_job(e);
+        out.back().set_aside = set_aside(e);
       }
     std::stable_sort(out.begin(), out.end(),
                      [&](const LogEvent& a, const LogEvent& b) { return clock_.before(a, b); });
@@ -267,23 +267,30 @@ class Judge {
            std::to_string(counted->second) + " processes on " + (e.host.empty() ? "its host" : e.host);
   }
 
-  // A cause after which its own file shows a save completed half an hour or more later: the job
-  // went on past it (a caught and retried out-of-memory, an elastic restart).
-  bool survived(const LogEvent& e) const {
-    if (e.role != "cause" || !e.time) return false;
+  // A cause after which its own file shows a save completed minutes later: the job went on past
+  // it (a caught and retried out-of-memory, an elastic restart). That save, if there is one.
+  const CheckpointEvent* survived(const LogEvent& e) const {
+    if (e.role != "cause" || !e.time) return nullptr;
     const double ended = span(e).second;
-    return std::any_of(in_.checkpoints.begin(), in_.checkpoints.end(), [&](const auto& c) {
-      return c.completed && c.file == e.file && c.time && *c.time - ended >= kSurvivedAfter;
-    });
+    for (const CheckpointEvent& c : in_.checkpoints)
+      if (c.completed && c.file == e.file && c.time && *c.time - ended >= kSurvivedAfter) return &c;
+    return nullptr;
+  }
+
+  // Why `e` is not to be taken for the first fault, or "".
+  std::string set_aside(const LogEvent& e) const {
+    if (std::string why = outside_job(e); !why.empty()) return "not this job's: " + why;
+    if (const CheckpointEvent* save = survived(e))
+      return "the job went on past it: a save completed " +
+             std::to_string(static_cast<long>((*save->time - span(e).second) / 60)) +
+             " minutes later (" + save->file + ":" + std::to_string(save->line) + ")";
+    return "";
   }
 
   void find_first_fault(TriageReport& r) {
     std::vector<LogEvent> faults = sorted([](const std::string& role) { return is_fault(role); });
-    // (when every fault was survived, the order stays as it is)
-    std::stable_partition(faults.begin(), faults.end(),
-                          [&](const LogEvent& e) { return !survived(e); });
-    // (a fault of another job's is listed, never taken for this job's first)
-    std::erase_if(faults, [](const LogEvent& e) { return !e.outside_job.empty(); });
+    // (they are listed, never taken for the first)
+    std::erase_if(faults, [](const LogEvent& e) { return !e.set_aside.empty(); });
     const std::optional<LogEvent> kill = first_kill();
     if (!faults.empty()) {
       r.first_fault = faults.front();
@@ -349,7 +356,7 @@ class Judge {
 
   // Whether `e` is explained by the first fault `f`.
   bool explained(const LogEvent& e, const LogEvent& f) {
-    if (!e.outside_job.empty()) return false;
+    if (!e.set_aside.empty()) return false;
     if (e.role == "consequence") return true;
     if (f.role == "killed")  // its peers lose contact with it
       return facts(e.entry_id).category == "communication";
@@ -370,7 +377,10 @@ class Judge {
 
   void sort_out_the_rest(TriageReport& r) {
     r.cascade_count = in_.teardown_lines;
-    if (!r.first_fault) return;
+    if (!r.first_fault) {  // then only faults set aside, if any
+      r.faults = sorted([](const std::string& role) { return is_fault(role); });
+      return;
+    }
     for (const LogEvent& e :
          sorted([](const std::string& role) { return role != "warning"; })) {
       if (e.order == r.first_fault->order) continue;
@@ -400,7 +410,7 @@ class Judge {
       // (a GPU's failure is another GPU's cause only through their links: NCCL's errors)
       const bool same_gpu = !other_gpu(e, f) || facts(f.entry_id).category == "communication";
       if (hardware_like(facts(e.entry_id)) && same_host && same_gpu && near_in_time(e, f) &&
-          outside_job(e).empty()) {
+          set_aside(e).empty()) {
         hardware_event_ = e;
         r.verdict = "hardware";
         r.verdict_reason = "a GPU hardware error (" + e.entry_id + ") on that host near the fault";

@@ -718,7 +718,7 @@ TEST_CASE("a fault on a host outside the job's counted hosts is listed, not take
     const auto xid = std::find_if(r.faults.begin(), r.faults.end(),
                                   [](const LogEvent& e) { return e.entry_id == "xid-79"; });
     REQUIRE(xid != r.faults.end());
-    CHECK(xid->outside_job.find("node-c") != std::string::npos);
+    CHECK(xid->set_aside.find("node-c") != std::string::npos);
   }
 }
 
@@ -815,6 +815,29 @@ TEST_CASE("the one rank in the input with no timeout, when the others' are in di
       REQUIRE(r.hang_suspect_rank);
       CHECK(*r.hang_suspect_rank == 2);
     }
+  }
+}
+
+TEST_CASE("an out-of-memory the loop caught, with saves after it, is no fault: it is listed") {
+  for (const std::string saved_at : {"08:12:00", "08:06:30"}) {  // 6 minutes, 30 s later
+    CAPTURE(saved_at);
+    Triage t(test::bundled_store());
+    add_file(t, "train.log",
+             "2024-06-01 08:06:00,000 - train - WARNING - OOM on batch 1207 (CUDA out of memory. "
+             "Tried to allocate 1.20 GiB. GPU 0 has a total capacity of 79.15 GiB of which 842.00 "
+             "MiB is free.), skipping batch\n"
+             "2024-06-01 " + saved_at + ",000 - train - INFO - saved checkpoint to /ckpt/step_2000.pt");
+    const TriageReport r = t.report();
+    if (saved_at == "08:06:30") {  // too soon to tell from a save made as the job went down
+      REQUIRE(r.first_fault);
+      CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
+      continue;
+    }
+    CHECK_FALSE(r.first_fault);
+    REQUIRE(r.faults.size() == 1);
+    CHECK(r.faults[0].entry_id == "cuda-out-of-memory");
+    CHECK(r.faults[0].set_aside.find("went on past it") != std::string::npos);
+    CHECK(r.safe_to_resume == true);
   }
 }
 
