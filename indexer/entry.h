@@ -36,7 +36,8 @@ struct Entry {
   std::vector<std::string> signatures;  // message shapes with placeholders, see signature.h
   bool poisons_context = false;
   std::string hardware;  // "no", "possible", "likely" or "yes"
-  std::string role;  // in a log: "cause" (the default), "consequence", "memory-error", "warning"
+  // In a log: "cause" (the default), "consequence", "memory-error", "memory-notice", "warning".
+  std::string role;
   std::string hardware_evidence;
   std::vector<std::string> first_actions;  // ordered, Markdown inline text
   std::vector<std::string> related;        // ids of entries of any kind

@@ -19,7 +19,8 @@ namespace gpuerr::query {
 /// One recognised error, or the same error repeated on one rank or host (collapsed).
 struct LogEvent {
   std::string entry_id;
-  std::string role;      // "cause", "consequence", "memory-error" or "warning" (the entry's)
+  std::string role;      // the entry's: "cause", "consequence", "memory-error", "memory-notice",
+                         // "warning"; "killed" for a kill (see read_kill)
   std::string category;  // the entry's, e.g. "application"
   double confidence = 0;
   std::optional<int> rank;

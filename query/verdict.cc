@@ -71,6 +71,8 @@ bool says_word(std::string_view text, std::string_view word) {
   return false;
 }
 
+// (a "memory-notice", a repair the GPU's memory recorded, stops nothing: it is no fault, but
+// saves after it are judged as after a memory error)
 bool is_fault(const std::string& role) { return role == "cause" || role == "memory-error"; }
 
 bool hardware_like(const Facts& f) {
@@ -381,8 +383,9 @@ class Judge {
       r.faults = sorted([](const std::string& role) { return is_fault(role); });
       return;
     }
-    for (const LogEvent& e :
-         sorted([](const std::string& role) { return role != "warning"; })) {
+    for (const LogEvent& e : sorted([](const std::string& role) {
+           return role != "warning" && role != "memory-notice";
+         })) {
       if (e.order == r.first_fault->order) continue;
       if (explained(e, *r.first_fault)) {
         r.cascade.push_back(e);
@@ -405,7 +408,8 @@ class Judge {
     }
     const LogEvent& f = *r.first_fault;
     for (const LogEvent& e : in_.events) {
-      if (e.role == "warning") continue;  // e.g. Xid 93, an InfoROM notice: not a failure
+      // (not a failure: Xid 93, an InfoROM notice; Xid 63, a repair recorded)
+      if (e.role == "warning" || e.role == "memory-notice") continue;
       const bool same_host = f.host.empty() || e.host.empty() || f.host == e.host;
       // (a GPU's failure is another GPU's cause only through their links: NCCL's errors)
       const bool same_gpu = !other_gpu(e, f) || facts(f.entry_id).category == "communication";
@@ -446,7 +450,7 @@ class Judge {
 
   void judge_checkpoint(TriageReport& r) {
     std::vector<LogEvent> memory = sorted([](const std::string& role) {
-      return role == "memory-error";
+      return role == "memory-error" || role == "memory-notice";
     });
     const CheckpointEvent* last = nullptr;
     const CheckpointEvent* unfinished = nullptr;
@@ -487,9 +491,7 @@ class Judge {
         return;
       }
       if (clock_.before(m, *last)) {
-        r.safe_to_resume = false;
-        r.checkpoint_reason = "written after a GPU memory error (" + m.entry_id + " at " +
-                              where(m) + "); resume from a save before it";
+        resume_before(m, *last, r);
         return;
       }
     }
@@ -500,6 +502,29 @@ class Judge {
     if (unfinished)
       r.checkpoint_reason += "; a later save (" + unfinished->file + ":" +
                              std::to_string(unfinished->line) + ") never completed: do not use it";
+  }
+
+  // The last save before the first fault came after a GPU memory error `m`: the saves since `m`
+  // are suspect, and the one to resume from is the last completed before it, if there is one.
+  void resume_before(const LogEvent& m, const CheckpointEvent& last, TriageReport& r) {
+    const CheckpointEvent* safe = nullptr;
+    for (const CheckpointEvent& c : in_.checkpoints) {
+      if (!c.completed || missing_part(c)) continue;
+      const bool comparable = c.file == m.file || !c.time == !m.time;
+      if (comparable && clock_.before(c, m)) safe = &c;
+      else if (comparable && !clock_.before(last, c))
+        r.checkpoints_after_fault.push_back(c);  // (written after m, up to `last`)
+    }
+    const std::string error = "a GPU memory error (" + m.entry_id + " at " + where(m) + ")";
+    if (!safe) {
+      r.safe_to_resume = false;
+      r.checkpoint_reason = "written after " + error + ", and no save was completed before it";
+      return;
+    }
+    r.last_checkpoint = *safe;
+    r.safe_to_resume = true;
+    r.checkpoint_reason = "the last save completed before " + error +
+                          "; the saves written after it are suspect";
   }
 
   void choose_first_action(TriageReport& r) {

@@ -841,6 +841,29 @@ TEST_CASE("an out-of-memory the loop caught, with saves after it, is no fault: i
   }
 }
 
+TEST_CASE("a row marked for remapping alone is no fault, but the saves after it are suspect") {
+  Triage t(test::bundled_store());
+  add_file(t, "kern.log",
+           "Jan 09 18:02:10 node21 kernel: NVRM: Xid (PCI:0000:4f:00): 63, pid='<unknown>', "
+           "name=<unknown>, Row Remapper: New row (0x00000000001f0a20) is marked for remapping, "
+           "reset gpu to activate.");
+  add_file(t, "rank4.log",
+           "2024-01-09 17:30:00,000 INFO node21 Checkpoint saved to /ckpt/step_9000\n"
+           "2024-01-09 18:03:00,000 INFO node21 Checkpoint saved to /ckpt/step_9100\n"
+           "2024-01-09 18:04:12,000 ERROR node21 torch.OutOfMemoryError: CUDA out of memory. "
+           "Tried to allocate 4.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.91 GiB "
+           "is free.");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
+  CHECK(r.verdict == "code");
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 1);  // step_9000, before the remap
+  CHECK(r.safe_to_resume == true);
+  REQUIRE(r.checkpoints_after_fault.size() == 1);
+  CHECK(r.checkpoints_after_fault[0].line == 2);  // step_9100, after it
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
