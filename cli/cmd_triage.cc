@@ -157,7 +157,8 @@ void print_report(const query::TriageReport& r) {
   }
   for (size_t i = r.first_fault ? 1 : 0; i < r.faults.size(); ++i)
     std::cout << "Also:        " << r.faults[i].entry_id << " on " << place(r.faults[i])
-              << (r.faults[i].set_aside.empty() ? "" : " (set aside: " + r.faults[i].set_aside + ")")
+              << (r.faults[i].set_aside.empty() ? ""
+                                                : " (set aside: " + r.faults[i].set_aside + ")")
               << "  [" << r.faults[i].file << ":" << r.faults[i].line << "]\n";
   if (r.hang_suspect_rank) std::cout << "Hang:        " << r.hang_reason << '\n';
   if (r.launcher_first_failure)

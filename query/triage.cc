@@ -495,7 +495,8 @@ void Triage::add_lines(const std::string& file, size_t first_line, std::string_v
 TriageReport Triage::report() const {
   TriageFacts facts = impl_->read_so_far;
   for (const auto& [path, start] : impl_->unfinished_parts)
-    if (impl_->groups_with_ended_parts.contains(start.group)) facts.unfinished_parts.push_back(start);
+    if (impl_->groups_with_ended_parts.contains(start.group))
+      facts.unfinished_parts.push_back(start);
   // A rank's own log rarely names its host, but its NCCL lines do ("node7:1234:1290 [3] NCCL"):
   // the lines of a file that names one host only are that host's.
   // (Not for kills: srun's and slurmstepd's lines in a job's output are no rank's.) A rank's

@@ -62,10 +62,13 @@ std::string where(const LogEvent& e) { return e.file + ":" + std::to_string(e.li
 // Does `text` hold `word` as a word of its own (not inside a longer name)?
 bool says_word(std::string_view text, std::string_view word) {
   if (word.empty()) return false;
-  auto part_of_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto part_of_name = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  };
   for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
     const size_t end = at + word.size();
-    if ((at == 0 || !part_of_name(text[at - 1])) && (end == text.size() || !part_of_name(text[end])))
+    if ((at == 0 || !part_of_name(text[at - 1])) &&
+        (end == text.size() || !part_of_name(text[end])))
       return true;
   }
   return false;
@@ -266,7 +269,8 @@ class Judge {
     for (const auto& [pid, gpus] : processes->second)
       if (gpus.empty() || gpus.contains(*e.gpu) || named == pid) return "";
     return "GPU " + pci_address(*e.gpu) + " is none of the GPUs NCCL named for this job's " +
-           std::to_string(counted->second) + " processes on " + (e.host.empty() ? "its host" : e.host);
+           std::to_string(counted->second) + " processes on " +
+           (e.host.empty() ? "its host" : e.host);
   }
 
   // A cause after which its own file shows a save completed minutes later: the job went on past

@@ -796,8 +796,8 @@ TEST_CASE("the one rank in the input with no timeout, when the others' are in di
     // (tensor parallel pairs {0,1} and {2,3}, data parallel pairs {0,2} and {1,3}: each group
     // has its own GUID)
     auto timeout = [](int group, int guid, int group_rank, int seq) {
-      return "[E601 23:12:1" + std::to_string(group_rank) + ".000000000 ProcessGroupNCCL.cpp:632] " +
-             "[PG ID " + std::to_string(group) + " PG GUID " + std::to_string(guid) +
+      return "[E601 23:12:1" + std::to_string(group_rank) +
+             ".000000000 ProcessGroupNCCL.cpp:632] [PG ID " + std::to_string(group) + " PG GUID " + std::to_string(guid) +
              " Rank " + std::to_string(group_rank) + "] Watchdog caught collective operation " +
              "timeout: WorkNCCL(SeqNum=" + std::to_string(seq) + ", OpType=ALLREDUCE, NumelIn=8, " +
              "NumelOut=8, Timeout(ms)=600000) ran for 600031 milliseconds before timing out.";
@@ -826,7 +826,8 @@ TEST_CASE("an out-of-memory the loop caught, with saves after it, is no fault: i
              "2024-06-01 08:06:00,000 - train - WARNING - OOM on batch 1207 (CUDA out of memory. "
              "Tried to allocate 1.20 GiB. GPU 0 has a total capacity of 79.15 GiB of which 842.00 "
              "MiB is free.), skipping batch\n"
-             "2024-06-01 " + saved_at + ",000 - train - INFO - saved checkpoint to /ckpt/step_2000.pt");
+             "2024-06-01 " + saved_at +
+                 ",000 - train - INFO - saved checkpoint to /ckpt/step_2000.pt");
     const TriageReport r = t.report();
     if (saved_at == "08:06:30") {  // too soon to tell from a save made as the job went down
       REQUIRE(r.first_fault);
