@@ -50,6 +50,7 @@ bool iso_time(re2::StringPiece& in, LineOrigin& o, int) {
   if (!RE2::Consume(&in, re, &y, &mo, &d, &h, &mi, &s, &zone)) return false;
   o.time = utc_seconds(to_int(y), to_int(mo), to_int(d), to_int(h), to_int(mi), to_seconds(s)) -
            zone_offset(zone);
+  if (!zone.empty()) o.zone = zone_offset(zone);
   return true;
 }
 

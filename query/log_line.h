@@ -21,6 +21,9 @@ struct LineOrigin {
   std::optional<double> uptime;   // kernel "[  123.456789]": seconds since boot
   bool kernel = false;            // a kernel (dmesg, journal -k, syslog kernel:) line
   bool year_guessed = false;      // `time` came from a date printed without its year
+  // The offset from UTC, in seconds, that `time` was printed with ("Z", "-0500"); none for a
+  // local time printed without its zone (Python's logging, dmesg -T, syslog), read as UTC.
+  std::optional<double> zone;
 };
 
 /// One line with its origin and the message that follows the prefixes.

@@ -45,6 +45,7 @@ struct EntryFacts {
 // Per input file: the recent past, for lines that carry no prefix of their own.
 struct FileState {
   std::optional<double> last_time;
+  std::optional<double> zone;     // the UTC offset last_time was printed with, if any
   std::string unread;             // the last lines not read, when lines come one by one
   std::vector<size_t> undated;    // events with an inherited time, awaiting the next dated line
   size_t lines_sampled = 0;       // of its first lines, read for a full date (see sample_date)
@@ -173,7 +174,10 @@ struct Triage::Impl {
 
   std::optional<double> wall_time(const LineOrigin& o, FileState& state) {
     if (o.time && o.uptime && !o.host.empty()) boot_by_host[o.host] = *o.time - *o.uptime;
-    if (o.time) return state.last_time = o.time;
+    if (o.time) {
+      state.zone = o.zone;
+      return state.last_time = o.time;
+    }
     if (o.uptime) {
       auto it = boot_by_host.find(o.host);
       if (it != boot_by_host.end()) return state.last_time = it->second + *o.uptime;
@@ -199,7 +203,9 @@ struct Triage::Impl {
     events.push_back({m.entry_id, f.role, f.category, m.confidence, o.rank, o.local_rank, o.host,
                       o.pid, time, o.year_guessed, file, line, clipped(text),
                       m.analysis ? m.analysis->verdict : "", 1, order, 0, false, std::nullopt});
+    if (o.time) events.back().zone = o.zone;
     if (time && !o.time && !o.uptime) {
+      events.back().zone = files[file].zone;
       events.back().time_inherited = true;
       files[file].undated.push_back(events.size() - 1);
     }

@@ -44,6 +44,7 @@ struct LogEvent {
   // Why it was not taken for the first fault, when it was not: it is not this job's (another
   // host or GPU), or the job went on past it.
   std::string set_aside;
+  std::optional<double> zone;  // the UTC offset its time was printed with; none: a local time
 };
 
 /// A checkpoint save the log reports.

@@ -105,11 +105,13 @@ std::pair<double, double> span(const LogEvent& e) {
   return {*e.time, e.latest.value_or(HUGE_VAL)};
 }
 
-bool near_in_time(const LogEvent& a, const LogEvent& b) {
+// (`shift_b`: seconds added to b's time, to read it in another zone)
+bool near_in_time(const LogEvent& a, const LogEvent& b, double shift_b = 0) {
   if (!a.time || !b.time) return true;
   const auto [a_from, a_to] = span(a);
   const auto [b_from, b_to] = span(b);
-  return b_from - a_to <= kHardwareWindow && a_from - b_to <= kHardwareWindow;
+  return b_from + shift_b - a_to <= kHardwareWindow &&
+         a_from - (b_to + shift_b) <= kHardwareWindow;
 }
 
 // "VAR=value" pairs an action asks for; an action is in effect when the log shows them all.
@@ -138,6 +140,17 @@ class Judge {
     for (const std::vector<LogEvent>* list : {&in_.events, &in_.kills})
       for (const LogEvent& e : *list)
         clock_.timed = clock_.timed && (e.time || clock_.clockless.contains(e.file));
+    // Local times printed without their zone beside times printed with one offset (Python's
+    // logging beside journalctl -o short-iso): one cluster keeps one clock, so that offset is
+    // likely the local times' too.
+    std::set<double> zones;
+    bool local = false;
+    for (const LogEvent& e : in_.events) {
+      if (!e.time) continue;
+      if (e.zone) zones.insert(*e.zone);
+      else local = true;
+    }
+    if (local && zones.size() == 1 && *zones.begin() != 0) local_zone_ = *zones.begin();
   }
 
   TriageReport run() {
@@ -373,12 +386,12 @@ class Judge {
     // a poisoned context explains the rank's later CUDA errors, not the GPU's own reports
     if (same_place(e, f) && ff.poisons_context && !hardware_like(ef)) return true;
     const bool same_host = f.host.empty() || e.host.empty() || f.host == e.host;
-    if (hardware_like(ff) && same_host && (near_in_time(e, f) || hardware_like(ef)) &&
+    if (hardware_like(ff) && same_host && (near(e, f) || hardware_like(ef)) &&
         (!other_gpu(e, f) || ef.category == "communication"))
       return true;  // the GPU failed, and everything on it, and its peers' links, follow
     // the kernel's own report of an application fault (Xid 13, 31, 43 after the CUDA error)
     return e.entry_id.starts_with("xid-") && !hardware_like(ef) && same_host &&
-           near_in_time(e, f) && !other_gpu(e, f);
+           near(e, f) && !other_gpu(e, f);
   }
 
   void sort_out_the_rest(TriageReport& r) {
@@ -417,7 +430,7 @@ class Judge {
       const bool same_host = f.host.empty() || e.host.empty() || f.host == e.host;
       // (a GPU's failure is another GPU's cause only through their links: NCCL's errors)
       const bool same_gpu = !other_gpu(e, f) || facts(f.entry_id).category == "communication";
-      if (hardware_like(facts(e.entry_id)) && same_host && same_gpu && near_in_time(e, f) &&
+      if (hardware_like(facts(e.entry_id)) && same_host && same_gpu && near(e, f) &&
           set_aside(e).empty()) {
         hardware_event_ = e;
         r.verdict = "hardware";
@@ -558,9 +571,18 @@ class Judge {
     }
   }
 
+  // Near in time as printed, or reading a local time printed without its zone in the zone the
+  // other lines gave (see local_zone_).
+  bool near(const LogEvent& a, const LogEvent& b) const {
+    if (near_in_time(a, b)) return true;
+    if (!local_zone_ || !a.time || !b.time || !a.zone == !b.zone) return false;
+    return a.zone ? near_in_time(a, b, -*local_zone_) : near_in_time(b, a, -*local_zone_);
+  }
+
   const TriageFacts& in_;
   const Store& store_;
   Clock clock_;
+  std::optional<double> local_zone_;  // the one UTC offset the zoned times of the input gave
   std::map<std::string, Facts> facts_;
   std::optional<LogEvent> hardware_event_;  // the line that made the verdict hardware
 };

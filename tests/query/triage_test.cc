@@ -865,6 +865,23 @@ TEST_CASE("a row marked for remapping alone is no fault, but the saves after it 
   CHECK(r.checkpoints_after_fault[0].line == 2);  // step_9100, after it
 }
 
+TEST_CASE("a local time printed without its zone is also read in the zone the kernel log gave") {
+  // journalctl -o short-iso prints the offset; Python's logging prints local time without it
+  for (const std::string kernel_time : {"2024-02-06T09:14:07-0500", "2024-02-06T14:14:07Z"}) {
+    CAPTURE(kernel_time);
+    Triage t(test::bundled_store());
+    add_file(t, "rank0.log",
+             "2024-02-06 09:10:00,000 INFO step 300 loss 2.2\n"
+             "2024-02-06 09:14:08,020 ERROR RuntimeError: CUDA error: unspecified launch failure");
+    add_file(t, "journal-node6.log",
+             kernel_time + " node6 kernel: NVRM: Xid (PCI:0000:86:00): 79, pid=15500, "
+                           "name=python, GPU has fallen off the bus.");
+    const TriageReport r = t.report();
+    // (with "Z" the local times are read as UTC too: the Xid is five hours after the error)
+    CHECK(r.verdict == (kernel_time.ends_with("-0500") ? "hardware" : "code"));
+  }
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
