@@ -20,6 +20,7 @@ constexpr size_t kMaxCachedLines = 8192;   // cleaned lines whose lookup result 
 constexpr size_t kMaxCheckpoints = 1000;   // the most recent saves kept
 constexpr size_t kMaxKills = 1000;         // the first kills kept
 constexpr size_t kMaxProcesses = 65536;    // of the job, with their GPUs (JobPlacement)
+constexpr size_t kMaxGpusPerProcess = 64;
 constexpr size_t kMaxUnfinishedParts = 65536;  // saves of a path still waiting for their end
 constexpr size_t kMaxSettings = 200;
 constexpr size_t kMaxTextBytes = 400;      // of an event's line, as shown in the report
@@ -327,7 +328,8 @@ struct Triage::Impl {
       for (size_t i : state.undated) read_so_far.events[i].latest = time;
       state.undated.clear();
     }
-    if (p.origin.rank && !p.origin.host.empty() && !p.origin.kernel)
+    if (p.origin.rank && !p.origin.host.empty() && !p.origin.kernel &&
+        host_of_rank.size() < kMaxProcesses)
       host_of_rank.emplace(*p.origin.rank, p.origin.host);
     if (p.origin.rank && !p.origin.kernel && read_so_far.ranks_present.size() < kMaxProcesses)
       read_so_far.ranks_present.insert(*p.origin.rank);
@@ -376,14 +378,20 @@ struct Triage::Impl {
   void note_placement(const ParsedLine& p) {
     if (p.origin.kernel || p.origin.host.empty()) return;
     JobPlacement& job = read_so_far.placement;
+    if (job.overflowed) return;
     const std::string host = short_host(p.origin.host);
-    if (p.origin.rank) job.hosts.insert(host);
-    if (!p.origin.pid || !p.message.starts_with("NCCL ")) return;
+    const bool nccl = p.origin.pid && p.message.starts_with("NCCL ");
+    if (!p.origin.rank && !nccl) return;
+    if (job.hosts.size() >= kMaxProcesses || processes >= kMaxProcesses ||
+        process_of_rank.size() >= kMaxProcesses) {
+      job.overflowed = true;  // (not a job's logs; nothing is judged outside it)
+      return;
+    }
     job.hosts.insert(host);
+    if (!nccl) return;
     std::map<long, std::set<long>>& on_host = job.gpus[host];
     auto it = on_host.find(*p.origin.pid);
     if (it == on_host.end()) {
-      if (processes == kMaxProcesses) return;  // (fewer than NCCL counted: nothing is ruled out)
       it = on_host.emplace(*p.origin.pid, std::set<long>{}).first;
       ++processes;
     }
@@ -393,7 +401,7 @@ struct Triage::Impl {
       return;
     const std::optional<NcclPlacement> n = read_nccl_placement(p.message);
     if (!n) return;
-    if (n->bus_id) it->second.insert(*n->bus_id);
+    if (n->bus_id && it->second.size() < kMaxGpusPerProcess) it->second.insert(*n->bus_id);
     if (n->nodes) job.nodes = std::max(job.nodes, *n->nodes);
     if (n->local_ranks) job.local_ranks[host] = std::max(job.local_ranks[host], *n->local_ranks);
   }

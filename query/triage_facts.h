@@ -38,6 +38,7 @@ struct JobPlacement {
   std::set<std::string> hosts;           // hosts of the job's ranks and processes
   std::map<std::string, int> local_ranks;  // host -> processes NCCL counted on it (the most)
   int nodes = 0;                           // hosts NCCL counted (the most of any communicator)
+  bool overflowed = false;  // more than triage keeps: then nothing is judged outside the job
 };
 
 struct TriageFacts {

@@ -264,6 +264,7 @@ class Judge {
   // that the input named every one of them.
   std::string outside_job(const LogEvent& e) const {
     const JobPlacement& job = in_.placement;
+    if (job.overflowed) return "";
     // (a line with no host, a dmesg's, is taken to be of the job's host when it has only one)
     if (e.host.empty() && job.hosts.size() != 1) return "";
     const std::string host = e.host.empty() ? *job.hosts.begin() : short_host(e.host);
