@@ -82,9 +82,16 @@ bool hardware_like(const Facts& f) {
   return f.role == "memory-error" || f.category == "hardware" || f.hardware == "yes";
 }
 
+// Hosts that may be one: either unknown, or the same name up to its first dot (NCCL prints the
+// full name a host gives itself, syslog the short one).
+bool may_be_same_host(const std::string& a, const std::string& b) {
+  return a.empty() || b.empty() || short_host(a) == short_host(b);
+}
+
 bool same_place(const LogEvent& a, const LogEvent& b) {
   if (a.rank && b.rank) return *a.rank == *b.rank;
-  return a.host == b.host && a.local_rank == b.local_rank && (a.host.size() || a.file == b.file);
+  return short_host(a.host) == short_host(b.host) && a.local_rank == b.local_rank &&
+         (a.host.size() || a.file == b.file);
 }
 
 // Two events on GPUs known to be different ones (an Xid's PCI address against the GPU NCCL gave
@@ -351,7 +358,7 @@ class Judge {
     if (!k.rank && !k.local_rank)
       for (const LogEvent& other : kills)
         if ((other.rank || other.local_rank) && other.category == k.category &&
-            (k.host.empty() || other.host.empty() || other.host == k.host)) {
+            may_be_same_host(k.host, other.host)) {
           k.rank = other.rank, k.local_rank = other.local_rank, k.rank_line = other.line;
           if (k.host.empty()) k.host = other.host;
           break;
@@ -367,7 +374,7 @@ class Judge {
     for (const LogEvent& e : in_.events)
       if (e.entry_id == f.entry_id && e.file == f.file && e.line > f.line &&
           e.line - f.line <= kSameReportLines && (e.rank || e.local_rank) &&
-          (f.host.empty() || e.host.empty() || e.host == f.host)) {
+          may_be_same_host(f.host, e.host)) {
         f.rank = e.rank, f.local_rank = e.local_rank, f.rank_line = e.line;
         if (f.host.empty()) f.host = e.host;
         return;
@@ -386,7 +393,7 @@ class Judge {
     const Facts& ef = facts(e.entry_id);
     // a poisoned context explains the rank's later CUDA errors, not the GPU's own reports
     if (same_place(e, f) && ff.poisons_context && !hardware_like(ef)) return true;
-    const bool same_host = f.host.empty() || e.host.empty() || f.host == e.host;
+    const bool same_host = may_be_same_host(f.host, e.host);
     if (hardware_like(ff) && same_host && (near(e, f) || hardware_like(ef)) &&
         (!other_gpu(e, f) || ef.category == "communication"))
       return true;  // the GPU failed, and everything on it, and its peers' links, follow
@@ -428,7 +435,7 @@ class Judge {
     for (const LogEvent& e : in_.events) {
       // (not a failure: Xid 93, an InfoROM notice; Xid 63, a repair recorded)
       if (e.role == "warning" || e.role == "memory-notice") continue;
-      const bool same_host = f.host.empty() || e.host.empty() || f.host == e.host;
+      const bool same_host = may_be_same_host(f.host, e.host);
       // (a GPU's failure is another GPU's cause only through their links: NCCL's errors)
       const bool same_gpu = !other_gpu(e, f) || facts(f.entry_id).category == "communication";
       if (hardware_like(facts(e.entry_id)) && same_host && same_gpu && near(e, f) &&

@@ -882,6 +882,20 @@ TEST_CASE("a local time printed without its zone is also read in the zone the ke
   }
 }
 
+TEST_CASE("a host's full name in NCCL's lines and its short name in syslog are one host") {
+  Triage t(test::bundled_store());
+  add_file(t, "rank3.log",
+           "[rank3]:gpu-node-a.cluster.local:4403:4403 [3] NCCL INFO Bootstrap : Using ib0\n"
+           "[rank3]:2024-06-01 12:10:00,100 ERROR RuntimeError: CUDA error: an illegal memory "
+           "access was encountered");
+  add_file(t, "kern.log",
+           "Jun  1 12:10:01 gpu-node-a kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=4403, "
+           "name=python, GPU has fallen off the bus.");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.verdict == "hardware");
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
