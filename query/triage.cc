@@ -201,13 +201,16 @@ struct Triage::Impl {
     std::vector<LogEvent>& events = read_so_far.events;
     if (events.size() >= kMaxEvents) return;
     event_index.emplace(key, events.size());
-    events.push_back({m.entry_id, f.role, f.category, m.confidence, o.rank, o.local_rank, o.host,
-                      o.pid, time, o.year_guessed, file, line, clipped(text),
-                      m.analysis ? m.analysis->verdict : "", 1, order, 0, false, std::nullopt});
-    if (o.time) events.back().zone = o.zone;
+    LogEvent& e = events.emplace_back();
+    e.entry_id = m.entry_id, e.role = f.role, e.category = f.category;
+    e.confidence = m.confidence;
+    e.rank = o.rank, e.local_rank = o.local_rank, e.host = o.host, e.pid = o.pid;
+    e.time = time, e.year_guessed = o.year_guessed, e.zone = o.zone;
+    e.file = file, e.line = line, e.text = clipped(text), e.order = order;
+    if (m.analysis) e.reading = m.analysis->verdict;
     if (time && !o.time && !o.uptime) {
-      events.back().zone = files[file].zone;
-      events.back().time_inherited = true;
+      e.zone = files[file].zone;
+      e.time_inherited = true;
       files[file].undated.push_back(events.size() - 1);
     }
   }
