@@ -379,10 +379,13 @@ struct Triage::Impl {
   // NCCL's lines tell where the job's processes run, and on which GPUs (see JobPlacement); a
   // rank's NCCL line names the process that is that rank.
   void note_placement(const ParsedLine& p) {
-    if (p.origin.kernel || p.origin.host.empty()) return;
     JobPlacement& job = read_so_far.placement;
-    if (job.overflowed) return;
+    if (p.origin.host.empty() || job.overflowed) return;
     const std::string host = short_host(p.origin.host);
+    if (p.origin.kernel) {
+      if (job.kernel_hosts.size() < kMaxProcesses) job.kernel_hosts.insert(host);
+      return;
+    }
     const bool nccl = p.origin.pid && p.message.starts_with("NCCL ");
     if (!p.origin.rank && !nccl) return;
     if (job.hosts.size() >= kMaxProcesses || processes >= kMaxProcesses ||

@@ -35,7 +35,8 @@ inline std::string short_host(std::string_view host) {
 /// b7000", "... nNodes 2 localRanks 8 ..."). Host names are cut at their first dot.
 struct JobPlacement {
   std::map<std::string, std::map<long, std::set<long>>> gpus;  // host -> pid -> GPU bus ids
-  std::set<std::string> hosts;           // hosts of the job's ranks and processes
+  std::set<std::string> hosts;             // hosts of the job's ranks and processes
+  std::set<std::string> kernel_hosts;      // hosts the kernel's lines name
   std::map<std::string, int> local_ranks;  // host -> processes NCCL counted on it (the most)
   int nodes = 0;                           // hosts NCCL counted (the most of any communicator)
   bool overflowed = false;  // more than triage keeps: then nothing is judged outside the job

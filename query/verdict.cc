@@ -275,11 +275,17 @@ class Judge {
     // (a line with no host, a dmesg's, is taken to be of the job's host when it has only one)
     if (e.host.empty() && job.hosts.size() != 1) return "";
     const std::string host = e.host.empty() ? *job.hosts.begin() : short_host(e.host);
-    if (!job.hosts.contains(host))
-      return job.nodes > 0 && job.hosts.size() >= static_cast<size_t>(job.nodes)
+    if (!job.hosts.contains(host)) {
+      // (only where the kernel's lines name hosts as NCCL's do: in Kubernetes NCCL names the
+      // pod, the kernel the node)
+      const bool same_names =
+          std::any_of(job.kernel_hosts.begin(), job.kernel_hosts.end(),
+                      [&](const std::string& h) { return job.hosts.contains(h); });
+      return same_names && job.nodes > 0 && job.hosts.size() >= static_cast<size_t>(job.nodes)
                  ? "host " + e.host + " is none of the " + std::to_string(job.nodes) +
                        " hosts NCCL counted for this job"
                  : "";
+    }
     const auto processes = job.gpus.find(host);
     const auto counted = job.local_ranks.find(host);
     if (!e.gpu || processes == job.gpus.end() || counted == job.local_ranks.end() ||

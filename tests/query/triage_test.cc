@@ -696,24 +696,30 @@ TEST_CASE("an Xid on another GPU of the rank's host is neither its cascade nor i
 }
 
 TEST_CASE("a fault on a host outside the job's counted hosts is listed, not taken first") {
-  for (const int nodes : {2, 3}) {  // 3: a host the input did not name may be node-c
-    CAPTURE(nodes);
+  // nodes 3: a host the input did not name may be node-c; kubernetes: NCCL names pods, the
+  // kernel nodes, so no kernel line names a host of NCCL's and node-c may be the job's
+  for (const std::string setting : {"all named", "nodes 3", "kubernetes"}) {
+    CAPTURE(setting);
+    const int nodes = setting == "nodes 3" ? 3 : 2;
     Triage t(test::bundled_store());
     add_file(t, "ranks.log",
              nccl_init(0, "node-a.cluster", 4400, "3b000", nodes, 2) +
                  nccl_init(3, "node-b.cluster", 5503, "5d000", nodes, 2) +
                  "[rank3]:2024-05-02 10:02:10,400 ERROR RuntimeError: CUDA error: an illegal "
                  "memory access was encountered");
+    const std::string node_b = setting == "kubernetes" ? "node-x" : "node-b";
     add_file(t, "cluster-kern.log",
              "May  2 10:00:07 node-c kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=88001, "
-             "name=python, GPU has fallen off the bus.");
+             "name=python, GPU has fallen off the bus.\n"
+             "May  2 10:02:10 " + node_b + " kernel: NVRM: Xid (PCI:0000:5d:00): 43, pid=5503, "
+             "name=python, Ch 00000010");
     const TriageReport r = t.report();
     REQUIRE(r.first_fault);
-    if (nodes == 3) {
+    if (setting != "all named") {
       CHECK(r.first_fault->entry_id == "xid-79");
       continue;
     }
-    CHECK(r.first_fault->entry_id == "illegal-memory-access");
+    CHECK(r.first_fault->host.starts_with("node-b"));  // the error, or the kernel's Xid 43 for it
     CHECK(r.verdict == "code");
     const auto xid = std::find_if(r.faults.begin(), r.faults.end(),
                                   [](const LogEvent& e) { return e.entry_id == "xid-79"; });
