@@ -88,6 +88,13 @@ bool may_be_same_host(const std::string& a, const std::string& b) {
   return a.empty() || b.empty() || short_host(a) == short_host(b);
 }
 
+// The letters a host's name starts with: "node" of "node-b7", "gke" of "gke-pool-1-x2".
+std::string name_stem(const std::string& host) {
+  size_t n = 0;
+  while (n < host.size() && std::isalpha(static_cast<unsigned char>(host[n]))) ++n;
+  return host.substr(0, n);
+}
+
 bool same_place(const LogEvent& a, const LogEvent& b) {
   if (a.rank && b.rank) return *a.rank == *b.rank;
   return short_host(a.host) == short_host(b.host) && a.local_rank == b.local_rank &&
@@ -158,6 +165,17 @@ class Judge {
       else local = true;
     }
     if (local && zones.size() == 1 && *zones.begin() != 0) local_zone_ = *zones.begin();
+    // The kernel's lines of one host, named unlike every host NCCL printed (Kubernetes: NCCL
+    // names the pod, "trainer-0", the kernel its node, "gke-pool-1-x2"): that host may be any
+    // of the job's. Names alike ("node-a" beside "node-b") are two hosts of one cluster.
+    const JobPlacement& job = in_.placement;
+    if (job.kernel_hosts.size() == 1 && !job.hosts.empty()) {
+      const std::string& kernel_host = *job.kernel_hosts.begin();
+      if (std::none_of(job.hosts.begin(), job.hosts.end(), [&](const std::string& h) {
+            return name_stem(h) == name_stem(kernel_host);
+          }))
+        lone_kernel_host_ = kernel_host;
+    }
   }
 
   TriageReport run() {
@@ -399,7 +417,7 @@ class Judge {
     const Facts& ef = facts(e.entry_id);
     // a poisoned context explains the rank's later CUDA errors, not the GPU's own reports
     if (same_place(e, f) && ff.poisons_context && !hardware_like(ef)) return true;
-    const bool same_host = may_be_same_host(f.host, e.host);
+    const bool same_host = may_be_on_one_host(f, e);
     if (hardware_like(ff) && same_host && (near(e, f) || hardware_like(ef)) &&
         (!other_gpu(e, f) || ef.category == "communication"))
       return true;  // the GPU failed, and everything on it, and its peers' links, follow
@@ -441,7 +459,7 @@ class Judge {
     for (const LogEvent& e : in_.events) {
       // (not a failure: Xid 93, an InfoROM notice; Xid 63, a repair recorded)
       if (e.role == "warning" || e.role == "memory-notice") continue;
-      const bool same_host = may_be_same_host(f.host, e.host);
+      const bool same_host = may_be_on_one_host(f, e);
       // (a GPU's failure is another GPU's cause only through their links: NCCL's errors)
       const bool same_gpu = !other_gpu(e, f) || facts(f.entry_id).category == "communication";
       if (hardware_like(facts(e.entry_id)) && same_host && same_gpu && near(e, f) &&
@@ -585,6 +603,16 @@ class Judge {
     }
   }
 
+  // Whether `a` and `b` may have happened on one host (see may_be_same_host and
+  // lone_kernel_host_).
+  bool may_be_on_one_host(const LogEvent& a, const LogEvent& b) const {
+    if (may_be_same_host(a.host, b.host)) return true;
+    if (lone_kernel_host_.empty()) return false;
+    const std::string ha = short_host(a.host), hb = short_host(b.host);
+    return (ha == lone_kernel_host_ && in_.placement.hosts.contains(hb)) ||
+           (hb == lone_kernel_host_ && in_.placement.hosts.contains(ha));
+  }
+
   // Near in time as printed, or reading a local time printed without its zone in the zone the
   // other lines gave (see local_zone_).
   bool near(const LogEvent& a, const LogEvent& b) const {
@@ -597,6 +625,7 @@ class Judge {
   const Store& store_;
   Clock clock_;
   std::optional<double> local_zone_;  // the one UTC offset the zoned times of the input gave
+  std::string lone_kernel_host_;  // the one host of the kernel's lines, not named by NCCL
   std::map<std::string, Facts> facts_;
   std::optional<LogEvent> hardware_event_;  // the line that made the verdict hardware
 };

@@ -902,6 +902,23 @@ TEST_CASE("a host's full name in NCCL's lines and its short name in syslog are o
   CHECK(r.verdict == "hardware");
 }
 
+TEST_CASE("a node's kernel log beside a pod's NCCL lines: the node may be the pod's") {
+  // Kubernetes: NCCL prints the pod's name, the node's kernel log the node's
+  for (const std::string node : {"gke-gpu-pool-1-x2", "trainer-worker-7"}) {
+    CAPTURE(node);  // the second is named like the pods: another host of the job's kind
+    Triage t(test::bundled_store());
+    add_file(t, "trainer-worker-0.log",
+             "trainer-worker-0:41:41 [0] NCCL INFO Bootstrap : Using eth0:10.4.0.12<0>\n"
+             "2024-06-01T12:10:00.100Z RuntimeError: CUDA error: unspecified launch failure");
+    add_file(t, "node-journal.log",
+             "2024-06-01T12:10:01+0000 " + node + " kernel: NVRM: Xid (PCI:0000:3b:00): 79, "
+             "pid=41, name=python, GPU has fallen off the bus.");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.verdict == (node.starts_with("gke") ? "hardware" : "code"));
+  }
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
