@@ -226,14 +226,19 @@ struct Triage::Impl {
   // rank's log of progress lines): the file's name, and its first lines' prefixes.
   void sample_date(const std::string& file, FileState& state, std::string_view line) {
     if (state.lines_sampled >= kDateSampleLines) return;
-    if (state.lines_sampled++ == 0)
+    const size_t number = ++state.lines_sampled;  // (files are read from their first line)
+    if (number == 1)
       if (const std::optional<int> rank = rank_from_file_name(file))
-        read_so_far.ranks_present.insert(*rank);
+        note_rank(*rank, file, number);
     const LineOrigin o = origin_of(line, year);
     if (o.time && !o.year_guessed)
       read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*o.time), *o.time);
-    if (o.rank && !o.kernel && read_so_far.ranks_present.size() < kMaxProcesses)
-      read_so_far.ranks_present.insert(*o.rank);
+    if (o.rank && !o.kernel) note_rank(*o.rank, file, number);
+  }
+
+  void note_rank(int rank, const std::string& file, size_t line) {
+    if (read_so_far.ranks_present.size() < kMaxProcesses)
+      read_so_far.ranks_present.try_emplace(rank, Evidence{file, line, ""});
   }
 
   // A line whose bytes are already counted.
@@ -334,8 +339,7 @@ struct Triage::Impl {
     if (p.origin.rank && !p.origin.host.empty() && !p.origin.kernel &&
         host_of_rank.size() < kMaxProcesses)
       host_of_rank.emplace(*p.origin.rank, p.origin.host);
-    if (p.origin.rank && !p.origin.kernel && read_so_far.ranks_present.size() < kMaxProcesses)
-      read_so_far.ranks_present.insert(*p.origin.rank);
+    if (p.origin.rank && !p.origin.kernel) note_rank(*p.origin.rank, file, line);
     // (A kernel line, merged into a job's output, names its own host and says nothing of the
     // ranks' hosts.)
     if (!p.origin.host.empty() && !p.origin.kernel && !state.several_hosts) {

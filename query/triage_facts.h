@@ -49,7 +49,9 @@ struct TriageFacts {
   std::vector<CheckpointEvent> unfinished_parts;  // saves of a path that never completed
   std::set<std::string> settings;
   std::map<int, std::map<int, RankProgress>> watchdog;  // process group -> rank -> progress
-  std::set<int> ranks_present;  // ranks some line or file name of the input names
+  // Ranks some line or file name of the input names, each with the first line that did (its
+  // file's first line, for a file named for the rank).
+  std::map<int, Evidence> ranks_present;
   std::optional<Evidence> launcher_summary;
   size_t teardown_lines = 0;
   size_t lines = 0, bytes = 0;

@@ -234,7 +234,7 @@ class Judge {
       for (const auto& [rank, p] : ranks)
         if (p.timed_out_seq) timed_out.insert(rank);
     std::vector<int> silent;
-    for (int rank : in_.ranks_present)
+    for (const auto& [rank, seen] : in_.ranks_present)
       if (!timed_out.contains(rank)) silent.push_back(rank);
     if (silent.size() != 1 || timed_out.size() < 3) return;
     r.hang_suspect_rank = silent.front();
@@ -361,12 +361,26 @@ class Judge {
         sorted([](const std::string& role) { return role == "consequence"; });
     if (echoes.empty()) return;
     r.first_fault = echoes.front();
-    if (r.hang_suspect_rank)  // the suspect's own line, not the first rank to time out
-      for (const LogEvent& e : echoes)
-        if (e.rank == r.hang_suspect_rank) {
-          r.first_fault = e;
-          break;
-        }
+    if (!r.hang_suspect_rank) return;
+    for (const LogEvent& e : echoes)  // the suspect's own line, not the first rank to time out
+      if (e.rank == r.hang_suspect_rank) {
+        r.first_fault = e;
+        return;
+      }
+    // The suspect printed no timeout: it stands for itself, at the first line that named it,
+    // dated by the first timeout of the others (it hung before that).
+    const auto seen = in_.ranks_present.find(*r.hang_suspect_rank);
+    if (seen == in_.ranks_present.end()) return;
+    hang_entry_ = echoes.front().entry_id;
+    LogEvent silent;
+    silent.role = "hang";
+    silent.category = facts(hang_entry_).category;
+    silent.rank = r.hang_suspect_rank;
+    silent.time = echoes.front().time;
+    silent.file = seen->second.file, silent.line = seen->second.line;
+    silent.text = "(no line of its own: " + r.hang_reason + ")";
+    silent.order = echoes.front().order;
+    r.first_fault = silent;
   }
 
   // The earliest kill, the out-of-memory killer's before a bare SIGKILL (which a launcher also
@@ -435,7 +449,7 @@ class Judge {
     for (const LogEvent& e : sorted([](const std::string& role) {
            return role != "warning" && role != "memory-notice";
          })) {
-      if (e.order == r.first_fault->order) continue;
+      if (e.order == r.first_fault->order && e.role == r.first_fault->role) continue;
       if (explained(e, *r.first_fault)) {
         r.cascade.push_back(e);
         r.cascade_count += e.count;
@@ -471,9 +485,9 @@ class Judge {
         return;
       }
     }
-    const bool killed = f.role == "killed";
-    const std::string& category = killed ? f.category : facts(f.entry_id).category;
-    const std::string name = killed ? "a kill" : f.entry_id;
+    const bool no_entry = f.role == "killed" || f.role == "hang";
+    const std::string& category = no_entry ? f.category : facts(f.entry_id).category;
+    const std::string name = !no_entry ? f.entry_id : f.role == "hang" ? "a hang" : "a kill";
     r.verdict_evidence.push_back({f.file, f.line, f.text});
     if (category == "application" || category == "resource" || category == "framework")
       r.verdict = "code";
@@ -583,7 +597,8 @@ class Judge {
       reading += " (already set in this log, so that alone did not prevent it)";
     // When another line made the verdict hardware (an Xid beside a rank's CUDA error), the
     // action is that hardware's: the node comes first, the application's error is its echo.
-    std::string id = r.first_fault->entry_id;
+    // (a silent rank's action is that of the timeouts that named it)
+    std::string id = r.first_fault->role == "hang" ? hang_entry_ : r.first_fault->entry_id;
     if (r.verdict == "hardware" && !hardware_like(facts(id)) && hardware_event_) {
       id = hardware_event_->entry_id;
       r.first_action_note = "the action for " + id + " at " + where(*hardware_event_) +
@@ -593,6 +608,9 @@ class Judge {
           r.first_fault->category == "resource" ? kHostMemoryKillAction : kSigkillAction;
       return;
     }
+    if (r.first_fault->role == "hang")
+      r.first_action_note = "the suspect is rank " + std::to_string(*r.first_fault->rank) +
+                            ", which reported no timeout: read its log first";
     const std::vector<std::string>& actions = facts(id).first_actions;
     for (const std::string& a : actions) {
       if (!in_effect(a, in_.settings)) {
@@ -625,7 +643,8 @@ class Judge {
   const Store& store_;
   Clock clock_;
   std::optional<double> local_zone_;  // the one UTC offset the zoned times of the input gave
-  std::string lone_kernel_host_;  // the one host of the kernel's lines, not named by NCCL
+  std::string lone_kernel_host_;
+  std::string hang_entry_;  // the entry of the timeouts that named a silent rank  // the one host of the kernel's lines, not named by NCCL
   std::map<std::string, Facts> facts_;
   std::optional<LogEvent> hardware_event_;  // the line that made the verdict hardware
 };

@@ -820,6 +820,11 @@ TEST_CASE("the one rank in the input with no timeout, when the others' are in di
     } else {
       REQUIRE(r.hang_suspect_rank);
       CHECK(*r.hang_suspect_rank == 2);
+      REQUIRE(r.first_fault);  // it stands for itself, at its own log
+      CHECK(r.first_fault->rank == 2);
+      CHECK(r.first_fault->role == "hang");
+      CHECK(r.first_fault->file == "rank_2.log");
+      CHECK(r.cascade.size() == 3);
     }
   }
 }
