@@ -330,6 +330,8 @@ class Judge {
 
   // Why `e` is not to be taken for the first fault, or "".
   std::string set_aside(const LogEvent& e) const {
+    if (e.role == "memory-notice")
+      return "no fault by itself: a repair the GPU's memory recorded (saves after it are suspect)";
     if (std::string why = outside_job(e); !why.empty()) return "not this job's: " + why;
     if (const CheckpointEvent* save = survived(e))
       return "the job went on past it: a save completed " +
@@ -443,12 +445,12 @@ class Judge {
   void sort_out_the_rest(TriageReport& r) {
     r.cascade_count = in_.teardown_lines;
     if (!r.first_fault) {  // then only faults set aside, if any
-      r.faults = sorted([](const std::string& role) { return is_fault(role); });
+      r.faults = sorted([](const std::string& role) {
+        return is_fault(role) || role == "memory-notice";
+      });
       return;
     }
-    for (const LogEvent& e : sorted([](const std::string& role) {
-           return role != "warning" && role != "memory-notice";
-         })) {
+    for (const LogEvent& e : sorted([](const std::string& role) { return role != "warning"; })) {
       if (e.order == r.first_fault->order && e.role == r.first_fault->role) continue;
       if (explained(e, *r.first_fault)) {
         r.cascade.push_back(e);
@@ -575,8 +577,8 @@ class Judge {
       if (!c.completed || missing_part(c)) continue;
       const bool comparable = c.file == m.file || !c.time == !m.time;
       if (comparable && clock_.before(c, m)) safe = &c;
-      else if (comparable && !clock_.before(last, c))
-        r.checkpoints_after_fault.push_back(c);  // (written after m, up to `last`)
+      else if (comparable && !clock_.before(last, c) && &c != &last)
+        r.checkpoints_after_fault.push_back(c);  // (written after m, before `last`)
     }
     const std::string error = "a GPU memory error (" + m.entry_id + " at " + where(m) + ")";
     if (!safe) {
@@ -584,6 +586,7 @@ class Judge {
       r.checkpoint_reason = "written after " + error + ", and no save was completed before it";
       return;
     }
+    r.checkpoints_after_fault.push_back(last);
     r.last_checkpoint = *safe;
     r.safe_to_resume = true;
     r.checkpoint_reason = "the last save completed before " + error +
