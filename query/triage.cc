@@ -46,6 +46,7 @@ struct EntryFacts {
 // Per input file: the recent past, for lines that carry no prefix of their own.
 struct FileState {
   std::optional<double> last_time;
+  bool year_guessed = false;      // last_time's date had no year (see Triage::report)
   std::optional<double> zone;     // the UTC offset last_time was printed with, if any
   std::string unread;             // the last lines not read, when lines come one by one
   std::vector<size_t> undated;    // events with an inherited time, awaiting the next dated line
@@ -88,15 +89,15 @@ LineOrigin origin_of(std::string_view line, int year) {
   return parse_line(as_printed(line), year).origin;
 }
 
-// The wall-clock time of the last dated line of `lines`, looking back a bounded way: a
+// The origin of the last dated line of `lines`, looking back a bounded way: a
 // traceback's lines are undated, and so is the error at its end, which happened at about the
 // time of the progress line above it.
-std::optional<double> last_time_in(std::string_view lines, int year) {
+std::optional<LineOrigin> last_time_in(std::string_view lines, int year) {
   if (lines.size() > kLookBackBytes) lines.remove_prefix(lines.size() - kLookBackBytes);
   while (!lines.empty() && lines.back() == '\n') lines.remove_suffix(1);
   for (size_t n = 0; n < kLookBackLines && !lines.empty(); ++n) {
     const size_t start = line_start(lines, lines.size() - 1);
-    if (std::optional<double> t = origin_of(lines.substr(start), year).time) return t;
+    if (LineOrigin o = origin_of(lines.substr(start), year); o.time) return o;
     lines.remove_suffix(lines.size() - start);
     if (!lines.empty()) lines.remove_suffix(1);  // its '\n'
   }
@@ -123,7 +124,8 @@ struct Triage::Impl {
   int year;
   bool year_given;
   std::optional<double> boot_time;
-  std::map<std::string, double> boot_by_host;  // from kernel lines that carry both clocks
+  // From kernel lines that carry both clocks: the boot time, and whether its date had no year.
+  std::map<std::string, std::pair<double, bool>> boot_by_host;
 
   CueScanner cues;
   std::unordered_map<std::string, std::optional<Match>> line_cache;
@@ -173,15 +175,19 @@ struct Triage::Impl {
     return line_cache.emplace(std::move(key), found).first->second;
   }
 
+  // The line's wall-clock time; state.year_guessed says whether its year was guessed.
   std::optional<double> wall_time(const LineOrigin& o, FileState& state) {
-    if (o.time && o.uptime && !o.host.empty()) boot_by_host[o.host] = *o.time - *o.uptime;
+    if (o.time && o.uptime && !o.host.empty())
+      boot_by_host[o.host] = {*o.time - *o.uptime, o.year_guessed};
     if (o.time) {
       state.zone = o.zone;
+      state.year_guessed = o.year_guessed;
       return state.last_time = o.time;
     }
     if (o.uptime) {
       auto it = boot_by_host.find(o.host);
-      if (it != boot_by_host.end()) return state.last_time = it->second + *o.uptime;
+      state.year_guessed = it != boot_by_host.end() && it->second.second;
+      if (it != boot_by_host.end()) return state.last_time = it->second.first + *o.uptime;
       if (boot_time) return state.last_time = *boot_time + *o.uptime;
       return std::nullopt;  // uptimes are not comparable with wall times
     }
@@ -327,13 +333,21 @@ struct Triage::Impl {
     if (p.origin.time) {
       state.look_back_misses = 0;
     } else if (!p.origin.uptime && !unread.empty() && state.look_back_misses < kLookBackMisses) {
-      const std::optional<double> t = last_time_in(unread, year);
-      if (t) state.last_time = t, state.look_back_misses = 0;
-      else ++state.look_back_misses;
+      if (const std::optional<LineOrigin> dated = last_time_in(unread, year)) {
+        state.last_time = dated->time, state.year_guessed = dated->year_guessed;
+        state.zone = dated->zone, state.look_back_misses = 0;
+      } else {
+        ++state.look_back_misses;
+      }
     }
     const std::optional<double> time = wall_time(p.origin, state);
+    // (a date without its year, its own or the line's it inherits, is moved in report())
+    const bool year_guessed = p.origin.year_guessed = state.year_guessed;
     if (time && (p.origin.time || p.origin.uptime)) {
-      for (size_t i : state.undated) read_so_far.events[i].latest = time;
+      for (size_t i : state.undated) {
+        read_so_far.events[i].latest = time;
+        read_so_far.events[i].latest_year_guessed = year_guessed;
+      }
       state.undated.clear();
     }
     if (p.origin.rank && !p.origin.host.empty() && !p.origin.kernel &&
@@ -547,10 +561,8 @@ TriageReport Triage::report() const {
     };
     for (std::vector<LogEvent>* list : {&facts.events, &facts.kills})
       for (LogEvent& e : *list) {
-        if (!e.year_guessed || !e.time) continue;
-        const double shift = move(*e.time) - *e.time;
-        *e.time += shift;
-        if (e.latest) *e.latest += shift;
+        if (e.year_guessed && e.time) e.time = move(*e.time);
+        if (e.latest_year_guessed && e.latest) e.latest = move(*e.latest);
       }
     for (CheckpointEvent& c : facts.checkpoints)
       if (c.year_guessed && c.time) c.time = move(*c.time);

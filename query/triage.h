@@ -40,6 +40,7 @@ struct LogEvent {
   // later, and no later than the next dated line read in its file (`latest`), if there was one.
   bool time_inherited = false;
   std::optional<double> latest;
+  bool latest_year_guessed = false;  // `latest` came from a date without its year
   std::optional<long> gpu;  // the GPU's PCI bus id as NCCL prints it (0xb7000), when known
   // Why it was not taken for the first fault, when it was not: it is not this job's (another
   // host or GPU), or the job went on past it.

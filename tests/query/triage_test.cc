@@ -924,6 +924,24 @@ TEST_CASE("a node's kernel log beside a pod's NCCL lines: the node may be the po
   }
 }
 
+TEST_CASE("a date without its year that bounds an undated line is moved with the others") {
+  // torchrun's agent logs glog dates ("W0120 ..."); the rest of the file has full 2025 dates
+  Triage t(test::bundled_store());
+  add_file(t, "train.log",
+           "2025-01-20 14:00:16,000 - train - INFO - saved checkpoint to /ckpt/step_1000.pt\n"
+           "[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.91 GiB.\n"
+           "W0120 14:10:24.301000 3311 torch/distributed/elastic/multiprocessing/api.py:897] "
+           "Sending process 3402 closing signal SIGTERM\n"
+           "2025-01-20 14:41:06,000 - train - INFO - saved checkpoint to /ckpt/step_1500.pt\n"
+           "2025-01-20 15:20:00,000 - train - INFO - step 2400\n"
+           "[rank1]: RuntimeError: CUDA error: device-side assert triggered");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "device-side-assert");  // the job went on past the OOM
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 4);
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
