@@ -42,15 +42,31 @@ double zone_offset(const std::string& zone) {
 using Reader = bool (*)(re2::StringPiece& in, LineOrigin& o, int year);
 
 bool iso_time(re2::StringPiece& in, LineOrigin& o, int) {
-  // 2024-05-01T12:00:00.123Z, [2024-05-01 12:00:00,123], 2024-05-01 12:00:00 - ..., and a
-  // time alone (a JSON log record's "time" field)
+  // 2024-05-01T12:00:00.123Z, [2024-05-01 12:00:00,123], 2024-05-01 12:00:00 - ..., Hugging
+  // Face's "2024-05-01 12:00:00,123 >> ", Hydra's "[2024-05-01 12:00:00,123][module][INFO]",
+  // and a time alone (a JSON log record's "time" field)
   static const RE2 re(
-      R"(\[?(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d(?:[.,]\d+)?)(Z|[+-]\d\d:?\d\d)?\]?(?:\s*[-|:]\s+|\s+|$))");
-  std::string y, mo, d, h, mi, s, zone;
-  if (!RE2::Consume(&in, re, &y, &mo, &d, &h, &mi, &s, &zone)) return false;
+      R"(\[?(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d(?:[.,]\d+)?)(Z|[+-]\d\d:?\d\d)?(\]?)(\s*(?:[-|:]|>>)\s+|\s+|$)?)");
+  std::string y, mo, d, h, mi, s, zone, bracket, end;
+  re2::StringPiece rest = in;
+  if (!RE2::Consume(&rest, re, &y, &mo, &d, &h, &mi, &s, &zone, &bracket, &end)) return false;
+  // (a bracketed time may be followed by the next bracket at once)
+  if (end.empty() && !rest.empty() && !(bracket == "]" && rest[0] == '[')) return false;
+  in = rest;
   o.time = utc_seconds(to_int(y), to_int(mo), to_int(d), to_int(h), to_int(mi), to_seconds(s)) -
            zone_offset(zone);
   if (!zone.empty()) o.zone = zone_offset(zone);
+  return true;
+}
+
+// A logger's bracketed tag before a date: Hugging Face's "[INFO|trainer.py:3042] ", torchtitan's
+// "[titan] ".
+bool logger_tag(re2::StringPiece& in, LineOrigin&, int) {
+  static const RE2 tag(R"(\[[\w.|:/-]{1,80}\]\s+)");
+  static const RE2 date(R"(^\d{4}-\d\d-\d\d[T ]\d\d:)");
+  re2::StringPiece rest = in;
+  if (!RE2::Consume(&rest, tag) || !RE2::PartialMatch(rest.substr(0, 16), date)) return false;
+  in = rest;
   return true;
 }
 
@@ -221,10 +237,10 @@ bool spaces(re2::StringPiece& in, LineOrigin&, int) {
   return n > 0;
 }
 
-constexpr std::array<Reader, 17> kReaders{
-    spaces,   iso_time, us_date_time, journal_host, dmesg_level, dmesg_wall_time, uptime, syslog,
-    torchrun, mpirun,   kubectl,      ray,          nccl,        glog,            srun,   compose,
-    pdsh};
+constexpr std::array<Reader, 18> kReaders{
+    spaces,  iso_time, us_date_time, journal_host, dmesg_level, dmesg_wall_time, uptime,
+    syslog,  torchrun, mpirun,       kubectl,      ray,         nccl,            glog,
+    srun,    compose,  pdsh,         logger_tag};
 
 // c10d names the rank inside the message: "[PG 0 Rank 3]", "[Rank 3]". It is the rank within
 // that process group, the job's rank only in the default group (PG 0).

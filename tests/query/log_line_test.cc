@@ -57,12 +57,19 @@ TEST_CASE("times of every common format become seconds since the epoch") {
                            "Mar  5 10:12:01 node7 kernel: x", "2024-03-05T12:12:01+02:00 x",
                            "E0305 10:12:01.000000  99 f.cc:1] x", "[E305 10:12:01.0 f.cpp:1] x",
                            "03/05/2024 10:12:01 - INFO - transformers.trainer - x",
-                           "kern  :warn  : 2024-03-05T10:12:01,000000+00:00 NVRM: Xid x"}) {
+                           "kern  :warn  : 2024-03-05T10:12:01,000000+00:00 NVRM: Xid x",
+                           "[INFO|trainer.py:3042] 2024-03-05 10:12:01,000 >> x",
+                           "[2024-03-05 10:12:01,000][src.callbacks][INFO] - x",
+                           "[titan] 2024-03-05 10:12:01,000 - root - INFO - x"}) {
     CAPTURE(line);
     const ParsedLine p = parse_line(line, 2024);
     REQUIRE(p.origin.time);
     CHECK(*p.origin.time == doctest::Approx(expected));
   }
+  CHECK(parse_line("[2024-03-05 10:12:01,000][src.callbacks][INFO] - x", 2024).message ==
+        "[src.callbacks][INFO] - x");
+  CHECK_FALSE(parse_line("[INFO|trainer.py:3042] no date here", 2024).origin.time);
+  CHECK_FALSE(parse_line("2024-03-05 10:12:01x", 2024).origin.time);  // not a time's end
   const ParsedLine uptime = parse_line("[ 8812.402117] NVRM: Xid", 2024);
   CHECK_FALSE(uptime.origin.time);
   REQUIRE(uptime.origin.uptime);
