@@ -157,8 +157,12 @@ bool torchrun(re2::StringPiece& in, LineOrigin& o, int) {
   static const RE2 re(R"(\[(rank|[A-Za-z_]*)(\d+)\]:\s*)");
   std::string role, number;
   if (!RE2::Consume(&in, re, &role, &number)) return false;
-  if (role.empty() || role == "rank") o.rank = to_int(number);
-  else o.local_rank = to_int(number);
+  if (role.empty() || role == "rank") {
+    o.rank = to_int(number);
+  } else {
+    o.local_rank = to_int(number);
+    o.rank.reset();  // "1: [default5]:": srun's task 1 ran torchrun on a node, it is no rank
+  }
   return true;
 }
 

@@ -50,6 +50,14 @@ TEST_CASE("prefixes give rank, host, process and time, and leave the message") {
   }
 }
 
+TEST_CASE("srun's task number before torchrun's local rank is a node's, not a rank") {
+  const ParsedLine p = parse_line("1: [default5]:[E0310 04:12:08.869 f.cpp:1] x", 2024);
+  CHECK_FALSE(p.origin.rank);
+  CHECK(p.origin.local_rank == 5);
+  CHECK(parse_line("1: [rank13]: x", 2024).origin.rank == 13);
+  CHECK(parse_line("13: RuntimeError: x", 2024).origin.rank == 13);
+}
+
 TEST_CASE("times of every common format become seconds since the epoch") {
   const double expected = utc_seconds(2024, 3, 5, 10, 12, 1);
   for (const char* line : {"2024-03-05T10:12:01Z x", "2024-03-05 10:12:01,000 - root - ERROR - x",
