@@ -47,6 +47,7 @@ struct EntryFacts {
 struct FileState {
   std::optional<double> last_time;
   bool year_guessed = false;      // last_time's date had no year (see Triage::report)
+  std::optional<std::optional<int>> named_rank;  // the rank its name gives, once looked at
   std::optional<double> zone;     // the UTC offset last_time was printed with, if any
   std::string unread;             // the last lines not read, when lines come one by one
   std::vector<size_t> undated;    // events with an inherited time, awaiting the next dated line
@@ -383,7 +384,8 @@ struct Triage::Impl {
       ++read_so_far.teardown_lines;
       return;
     }
-    note_placement(p);
+    if (!state.named_rank) state.named_rank = rank_from_file_name(file);
+    note_placement(p, *state.named_rank);
     if (p.message.find(" NCCL INFO ") != std::string_view::npos ||
         p.message.starts_with("NCCL INFO"))
       return;  // NCCL's informational trace; its WARN lines are read
@@ -396,7 +398,7 @@ struct Triage::Impl {
 
   // NCCL's lines tell where the job's processes run, and on which GPUs (see JobPlacement); a
   // rank's NCCL line names the process that is that rank.
-  void note_placement(const ParsedLine& p) {
+  void note_placement(const ParsedLine& p, std::optional<int> file_rank) {
     JobPlacement& job = read_so_far.placement;
     if (p.origin.host.empty() || job.overflowed) return;
     const std::string host = short_host(p.origin.host);
@@ -419,7 +421,9 @@ struct Triage::Impl {
       it = on_host.emplace(*p.origin.pid, std::set<long>{}).first;
       ++processes;
     }
-    if (p.origin.rank) process_of_rank.try_emplace(*p.origin.rank, host, *p.origin.pid);
+    // (a NCCL line's "[4]" is its device; a per-rank file's name gives the rank)
+    if (const std::optional<int> rank = p.origin.rank ? p.origin.rank : file_rank)
+      process_of_rank.try_emplace(*rank, host, *p.origin.pid);
     if (p.message.find("busId") == std::string_view::npos &&
         p.message.find("nNodes") == std::string_view::npos)
       return;
@@ -432,9 +436,12 @@ struct Triage::Impl {
 
   // The GPU an event happened on: an Xid names it; a rank's line has its process's, when NCCL
   // named one GPU for that process.
-  void place_on_gpu(LogEvent& e, const JobPlacement& job) const {
+  void place_on_gpu(LogEvent& e, const JobPlacement& job,
+                    const std::map<std::pair<std::string, long>, int>& rank_of_process) const {
     if (e.entry_id.starts_with("xid-")) {
-      e.gpu = read_xid_place(e.text).bus_id;
+      const XidPlace x = read_xid_place(e.text);
+      e.gpu = x.bus_id;
+      if (!e.rank && !e.local_rank) name_rank_of_xid(e, x, job, rank_of_process);
       return;
     }
     std::optional<std::pair<std::string, long>> process;
@@ -447,6 +454,28 @@ struct Triage::Impl {
     if (host == job.gpus.end()) return;
     auto gpus = host->second.find(process->second);
     if (gpus != host->second.end() && gpus->second.size() == 1) e.gpu = *gpus->second.begin();
+  }
+
+  // An Xid names the process (pid=) and the GPU it hit; when NCCL named that process, or the
+  // one process on that GPU, and a rank's line named the process, the Xid is that rank's. A
+  // dmesg without host names is taken for the job's host when the job has only one.
+  static void name_rank_of_xid(LogEvent& e, const XidPlace& x, const JobPlacement& job,
+                               const std::map<std::pair<std::string, long>, int>& rank_of) {
+    if (job.overflowed || (e.host.empty() && job.hosts.size() != 1)) return;
+    const std::string host = e.host.empty() ? *job.hosts.begin() : short_host(e.host);
+    const auto processes = job.gpus.find(host);
+    if (processes == job.gpus.end()) return;
+    std::optional<long> pid;
+    for (const auto& [p, gpus] : processes->second)
+      if (p == x.pid || (x.bus_id && gpus.contains(*x.bus_id))) {
+        if (pid && *pid != p) return;  // two of the job's processes: none is named
+        pid = p;
+      }
+    if (!pid) return;
+    if (auto it = rank_of.find({host, *pid}); it != rank_of.end()) {
+      e.rank = it->second;
+      if (e.host.empty()) e.host = host;
+    }
   }
 
   // A killed process prints nothing; the line that reports its end stands for it.
@@ -539,13 +568,15 @@ TriageReport Triage::report() const {
   // the lines of a file that names one host only are that host's.
   // (Not for kills: srun's and slurmstepd's lines in a job's output are no rank's.) A rank's
   // line without a host takes the host another line of that rank named.
+  std::map<std::pair<std::string, long>, int> rank_of_process;
+  for (const auto& [rank, process] : impl_->process_of_rank) rank_of_process.emplace(process, rank);
   for (LogEvent& e : facts.events) {
     auto it = impl_->files.find(e.file);
     if (e.host.empty() && it != impl_->files.end()) e.host = it->second.host;
     if (e.host.empty() && e.rank)
       if (auto h = impl_->host_of_rank.find(*e.rank); h != impl_->host_of_rank.end())
         e.host = h->second;
-    impl_->place_on_gpu(e, facts.placement);
+    impl_->place_on_gpu(e, facts.placement, rank_of_process);
   }
   // Dates printed without a year (syslog, glog) were given this year while reading; when the
   // input dates other lines fully and no year was given, move them to the year that puts them

@@ -423,7 +423,8 @@ class Judge {
 
   // Whether `e` is explained by the first fault `f`.
   bool explained(const LogEvent& e, const LogEvent& f) {
-    if (!e.set_aside.empty()) return false;
+    // (a repair recorded after a GPU's memory error is part of that error's cascade)
+    if (!e.set_aside.empty() && e.role != "memory-notice") return false;
     if (e.role == "consequence") return true;
     if (f.role == "killed")  // its peers lose contact with it
       return facts(e.entry_id).category == "communication";

@@ -942,6 +942,31 @@ TEST_CASE("a date without its year that bounds an undated line is moved with the
   CHECK(r.last_checkpoint->line == 4);
 }
 
+TEST_CASE("an Xid takes the rank whose process or GPU NCCL named") {
+  for (const std::string pid : {"91234", "55555"}) {  // 55555: no process of the job's
+    CAPTURE(pid);
+    Triage t(test::bundled_store());
+    add_file(t, "rank_4.log",
+             "dgx-h07:91234:91438 [4] NCCL INFO comm 0x55dc rank 4 nRanks 8 nNodes 1 localRanks "
+             "8 localRank 4 MNNVL 0\n"
+             "2025-09-02 11:20:28,100 ERROR RuntimeError: CUDA error: uncorrectable ECC error "
+             "encountered");
+    add_file(t, "dmesg.log",
+             "[Tue Sep  2 11:20:27 2025] NVRM: Xid (PCI:0000:9d:00): 48, pid=" + pid +
+             ", name=python, An uncorrectable double bit error (DBE) has been detected on GPU in "
+             "the framebuffer at partition 6, subpartition 0.");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "xid-48");
+    if (pid == "91234") {
+      CHECK(r.first_fault->rank == 4);
+      CHECK(r.first_fault->host == "dgx-h07");
+    } else {
+      CHECK_FALSE(r.first_fault->rank);
+    }
+  }
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
