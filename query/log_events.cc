@@ -182,7 +182,8 @@ bool offered(std::string_view before, std::string_view after) {
 
 std::vector<std::string> read_settings(std::string_view message) {
   static const RE2 variable(
-      R"(\b((?:PYTORCH|TORCH|NCCL|CUDA|XLA|TF|NVIDIA|CUBLAS|CUDNN)_[A-Z0-9_]+)=([^\s'",;]+))");
+      R"(\b((?:PYTORCH|TORCH|NCCL|CUDA|XLA|TF|NVIDIA|CUBLAS|CUDNN)_[A-Z0-9_]+)=)"
+      R"(([^\s'",;]+(?:,[^\s'",;]+)*))");  // a list's commas: "NCCL_IB_HCA=mlx5_0,mlx5_3"
   // NCCL's own report of what it read from the environment: "NCCL_IB_HCA set by environment to
   // mlx5_0", "NCCL_SOCKET_IFNAME set to ib0".
   static const RE2 nccl_read(R"(\b(NCCL_[A-Z0-9_]+) set (?:by environment )?to (\S+))");

@@ -61,6 +61,10 @@ TEST_CASE("a line without a cue word is not worth reading") {
 TEST_CASE("a setting a message only suggests is not read as one in effect") {
   using V = std::vector<std::string>;
   CHECK(read_settings("For debugging consider passing CUDA_LAUNCH_BLOCKING=1.") == V{});
+  CHECK(read_settings("export NCCL_IB_HCA=mlx5_0,mlx5_3 NCCL_DEBUG=INFO, done") ==
+        V{"NCCL_IB_HCA=mlx5_0,mlx5_3", "NCCL_DEBUG=INFO"});
+  CHECK(read_settings("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,max_split_size_mb:128") ==
+        V{"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,max_split_size_mb:128"});
   CHECK(read_settings("If reserved but unallocated memory is large try setting "
                       "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
                       "fragmentation.") == V{});
