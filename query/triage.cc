@@ -461,8 +461,7 @@ struct Triage::Impl {
   // dmesg without host names is taken for the job's host when the job has only one.
   static void name_rank_of_xid(LogEvent& e, const XidPlace& x, const JobPlacement& job,
                                const std::map<std::pair<std::string, long>, int>& rank_of) {
-    if (job.overflowed || (e.host.empty() && job.hosts.size() != 1)) return;
-    const std::string host = e.host.empty() ? *job.hosts.begin() : short_host(e.host);
+    const std::string host = job.host_of(e.host);
     const auto processes = job.gpus.find(host);
     if (processes == job.gpus.end()) return;
     std::optional<long> pid;

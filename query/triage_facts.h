@@ -40,6 +40,13 @@ struct JobPlacement {
   std::map<std::string, int> local_ranks;  // host -> processes NCCL counted on it (the most)
   int nodes = 0;                           // hosts NCCL counted (the most of any communicator)
   bool overflowed = false;  // more than triage keeps: then nothing is judged outside the job
+
+  /// The job's name for the host a line names, "" when unknown: a line with no host (a
+  /// dmesg's) is taken to be of the job's host when it has only one.
+  std::string host_of(std::string_view line_host) const {
+    if (overflowed || (line_host.empty() && hosts.size() != 1)) return "";
+    return line_host.empty() ? *hosts.begin() : short_host(line_host);
+  }
 };
 
 struct TriageFacts {

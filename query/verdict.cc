@@ -176,6 +176,7 @@ class Judge {
           }))
         lone_kernel_host_ = kernel_host;
     }
+    for (const LogEvent& e : in_.events) set_aside_.push_back(set_aside(e));
   }
 
   TriageReport run() {
@@ -207,10 +208,10 @@ class Judge {
 
   std::vector<LogEvent> sorted(bool (*keep)(const std::string& role)) {
     std::vector<LogEvent> out;
-    for (const LogEvent& e : in_.events)
-      if (keep(e.role)) {
-        out.push_back(e);
-        out.back().set_aside = set_aside(e);
+    for (size_t i = 0; i < in_.events.size(); ++i)
+      if (keep(in_.events[i].role)) {
+        out.push_back(in_.events[i]);
+        out.back().set_aside = set_aside_[i];
       }
     std::stable_sort(out.begin(), out.end(),
                      [&](const LogEvent& a, const LogEvent& b) { return clock_.before(a, b); });
@@ -289,10 +290,8 @@ class Judge {
   // that the input named every one of them.
   std::string outside_job(const LogEvent& e) const {
     const JobPlacement& job = in_.placement;
-    if (job.overflowed) return "";
-    // (a line with no host, a dmesg's, is taken to be of the job's host when it has only one)
-    if (e.host.empty() && job.hosts.size() != 1) return "";
-    const std::string host = e.host.empty() ? *job.hosts.begin() : short_host(e.host);
+    const std::string host = job.host_of(e.host);
+    if (host.empty()) return "";
     if (!job.hosts.contains(host)) {
       // (only where the kernel's lines name hosts as NCCL's do: in Kubernetes NCCL names the
       // pod, the kernel the node)
@@ -473,14 +472,15 @@ class Judge {
       return;
     }
     const LogEvent& f = *r.first_fault;
-    for (const LogEvent& e : in_.events) {
+    for (size_t i = 0; i < in_.events.size(); ++i) {
+      const LogEvent& e = in_.events[i];
       // (not a failure: Xid 93, an InfoROM notice; Xid 63, a repair recorded)
       if (e.role == "warning" || e.role == "memory-notice") continue;
       const bool same_host = may_be_on_one_host(f, e);
       // (a GPU's failure is another GPU's cause only through their links: NCCL's errors)
       const bool same_gpu = !other_gpu(e, f) || facts(f.entry_id).category == "communication";
       if (hardware_like(facts(e.entry_id)) && same_host && same_gpu && near(e, f) &&
-          set_aside(e).empty()) {
+          set_aside_[i].empty()) {
         hardware_event_ = e;
         r.verdict = "hardware";
         r.verdict_reason = "a GPU hardware error (" + e.entry_id + ") on that host near the fault";
@@ -648,7 +648,8 @@ class Judge {
   Clock clock_;
   std::optional<double> local_zone_;  // the one UTC offset the zoned times of the input gave
   std::string lone_kernel_host_;
-  std::string hang_entry_;  // the entry of the timeouts that named a silent rank  // the one host of the kernel's lines, not named by NCCL
+  std::string hang_entry_;  // the entry of the timeouts that named a silent rank
+  std::vector<std::string> set_aside_;  // set_aside() of each of in_.events, in their order  // the one host of the kernel's lines, not named by NCCL
   std::map<std::string, Facts> facts_;
   std::optional<LogEvent> hardware_event_;  // the line that made the verdict hardware
 };
