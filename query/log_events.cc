@@ -6,6 +6,8 @@
 #include <hs/hs.h>
 
 #include "indexer/error.h"
+#include "query/clean.h"
+#include "query/log_line.h"
 
 namespace gpuerr::query {
 namespace {
@@ -122,21 +124,27 @@ std::optional<SaveLine> read_save(std::string_view message) {
   // words it: "checkpoint saved", "saved checkpoint", "wrote ckpt", "checkpoint ... written".
   // The word is not taken from inside a path ("Configuration saved in out/checkpoint-9/...").
   static const RE2 done(
-      R"(saving model to ['"]?\S+|Checkpoint \S+ is ready now|\[Torch\] Saved \S|)"
+      R"(Checkpoint \S+ is ready now|\[Torch\] Saved \S|)"
       R"(Finished saving the checkpoint|Model weights saved in|)"
       R"(\b(?:saved|wrote|written|stored|committed)\b[^\n/]{0,40}?\b(?:checkpoint|ckpt)|)"
       R"(\b(?:checkpoint|ckpt)\b[^\n/]{0,80}?\b(?:saved|written|stored|committed|complete[d]?|)"
       R"(finished|done)\b)",
       case_blind());
-  // Starts of saves: the frameworks' whose end the same framework reports (DeepSpeed, Megatron,
-  // torchtitan), and "saving checkpoint ..." in general.
-  static const RE2 started(
+  // Starts of saves whose end the same framework reports: DeepSpeed, torchtitan, Hugging Face
+  // Trainer, Megatron ("saving checkpoint at iteration 100 to ..." then "successfully saved").
+  static const RE2 started_end_logged(
       R"(Checkpoint \S+ is about to be saved|Saving the checkpoint \(or staging|)"
-      R"(\b(?:saving|writing)\b[^\n]{0,40}?\b(?:checkpoint|ckpt))",
+      R"(Saving model checkpoint to|saving checkpoint at iteration)",
+      case_blind());
+  // Starts whose end is never logged: Lightning's ModelCheckpoint prints "saving model to
+  // '<path>'" before it writes, and a loop of one's own "saving checkpoint ...".
+  static const RE2 started(
+      R"(saving model to ['"]?\S+|\b(?:saving|writing)\b[^\n]{0,40}?\b(?:checkpoint|ckpt))",
       case_blind());
   if (RE2::PartialMatch(message, not_a_save)) return std::nullopt;
   SaveLine save;
   if (RE2::PartialMatch(message, done)) save.completed = true;
+  else if (RE2::PartialMatch(message, started_end_logged)) save.completed = false, save.end_logged = true;
   else if (RE2::PartialMatch(message, started)) save.completed = false;
   else return std::nullopt;
   // The first word with a slash, without the quotes and the sentence's end around it.
@@ -149,6 +157,40 @@ std::optional<SaveLine> read_save(std::string_view message) {
     save.path = std::move(found);
   }
   return save;
+}
+
+bool shows_work(std::string_view lines, std::optional<int> rank, int year) {
+  // A traceback's header, frames and carets, the lines that join two of them, C++ frames.
+  static const RE2 traceback(
+      R"(^(?:\s|Traceback \(most recent call last\)|File "|\^|~|During handling of|)"
+      R"(The above exception|frame #\d|Exception raised from))");
+  constexpr size_t kMostLines = 64;
+  size_t looked_at = 0;
+  bool work = false, after_frame = false;
+  // Of one line: does it show work, and is it part of a traceback? A blank line or a bare time
+  // is neither; the line below a frame is its source line.
+  auto look_at = [&](std::string_view text, bool& shows, bool& in_traceback) {
+    const ParsedLine p = parse_line(text, year);
+    const size_t start = p.message.find_first_not_of(" \t");
+    if (start == std::string_view::npos) return;
+    const bool source_line = after_frame;
+    after_frame = p.message.substr(start).starts_with("File \"");
+    if (source_line || RE2::PartialMatch(p.message, traceback)) in_traceback = true;
+    else if (!p.origin.rank || !rank || p.origin.rank == rank) shows = true;
+  };
+  for_each_line(lines, [&](std::string_view text) {
+    if (work || ++looked_at > kMostLines) return;
+    bool shows = false, in_traceback = false;
+    // A structured logger's record shows work when its strings do and none is a traceback's.
+    std::optional<std::string> strings;
+    if (!text.empty() && text.back() == '}') strings = json_record_strings(text);
+    if (strings)
+      for_each_line(*strings, [&](std::string_view s) { look_at(s, shows, in_traceback); });
+    else
+      look_at(text, shows, in_traceback);
+    work = shows && !in_traceback;
+  });
+  return work;
 }
 
 std::string save_group(std::string_view path) {

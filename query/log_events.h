@@ -36,14 +36,21 @@ class CueScanner {
   size_t scanned_with_re2_ = 0;
 };
 
-/// A checkpoint save: started (a "saving ..." line of a framework that later confirms) or
-/// completed. nullopt when `message` is not about a save.
+/// A checkpoint save: started (a "saving ..." line) or completed. nullopt when `message` is not
+/// about a save.
 struct SaveLine {
   bool completed = true;
+  bool end_logged = false;  // a start whose framework logs the end (see Triage's open saves)
   std::string path;   // the file or folder it names, if any: "/ckpt/global_step9/rank_3.pt"
   std::string group;  // the checkpoint that path is part of (see save_group), if any
 };
 std::optional<SaveLine> read_save(std::string_view message);
+
+/// Do `lines`, which follow a save begun by `rank` (if known), show that the program went on
+/// with its work? A line of that rank (or of none) does, but not a traceback's (its header,
+/// frames, source lines, carets) nor a blank one. Looks at the first 64 lines; `year` completes
+/// dates (see parse_line).
+bool shows_work(std::string_view lines, std::optional<int> rank, int year);
 
 /// The checkpoint a saved path belongs to: a file in a folder named for a step
 /// ("/ckpt/global_step1000/zero_pp_rank_5_model_states.pt", "out/checkpoint-500/model.safetensors")

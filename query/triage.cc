@@ -55,6 +55,10 @@ struct FileState {
   size_t look_back_misses = 0;    // look-backs in a row that found no dated line
   size_t summary_lines_left = 0;  // inside torchrun's failure summary block
   std::string host;               // the one host this file's prefixes name ("" if none)
+  // A save begun here whose end its framework never logs (Lightning's "saving model to"): the
+  // order of its line and its rank, until a line after it shows the program went on.
+  std::optional<size_t> open_save;
+  std::optional<int> open_save_rank;
   bool several_hosts = false;     // then no host is inferred for its other lines
 };
 
@@ -306,6 +310,7 @@ struct Triage::Impl {
   void read_interesting(const std::string& file, size_t line, std::string_view text,
                         FileState& state, std::string_view unread = {}) {
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    if (state.open_save && !unread.empty()) close_open_save(state, unread);
     std::string printed;  // a coloured line, as printed (see origin_of)
     if (text.find('\x1b') != std::string_view::npos) text = printed = as_printed(text);
     if (!text.empty() && text.back() == '}') {
@@ -370,6 +375,9 @@ struct Triage::Impl {
       if (read_so_far.settings.size() < kMaxSettings) read_so_far.settings.insert(std::move(s));
     if (std::optional<SaveLine> save = read_save(p.message)) {
       record_save(file, line, text, time, p.origin.year_guessed, *save);
+      state.open_save.reset();
+      if (!save->completed && !save->end_logged)
+        state.open_save = read_so_far.checkpoints.back().order, state.open_save_rank = p.origin.rank;
     } else if (save_patterns.match(p.message)) {
       record_save(file, line, text, time, p.origin.year_guessed, SaveLine{});
     }
@@ -502,6 +510,16 @@ struct Triage::Impl {
     std::optional<LauncherField> f = read_failure_summary_field(p.message);
     if (!f || read_so_far.launcher_summary) return;
     if (f->name == "rank") read_so_far.launcher_summary = Evidence{file, line, "rank " + f->value};
+  }
+
+  // A save whose end is never logged has completed when the lines after it, which the filter
+  // passed over, show the program going on (a progress line of the same rank, not a traceback);
+  // a save the job was killed in has no such line after it.
+  void close_open_save(FileState& state, std::string_view unread) {
+    if (!shows_work(unread, state.open_save_rank, year)) return;
+    for (CheckpointEvent& c : read_so_far.checkpoints)
+      if (c.order == *state.open_save) c.completed = true;
+    state.open_save.reset();
   }
 
   void record_save(const std::string& file, size_t line, std::string_view text,

@@ -544,7 +544,11 @@ class Judge {
       return;
     }
     if (!last) {
-      r.checkpoint_reason = "no completed checkpoint save before the first fault";
+      r.checkpoint_reason = r.first_fault ? "no completed checkpoint save before the first fault"
+                                          : "no completed checkpoint save in the log";
+      if (unfinished)
+        r.checkpoint_reason += "; the save begun at " + unfinished->file + ":" +
+                               std::to_string(unfinished->line) + " never completed";
       return;
     }
     r.last_checkpoint = *last;

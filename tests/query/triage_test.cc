@@ -317,6 +317,49 @@ TEST_CASE("a loop that logs only its saves' starts: a later start shows the one 
   CHECK(r.checkpoint_reason.find(":4) never completed") != std::string::npos);
 }
 
+TEST_CASE("a save whose end is never logged ended when its rank's work goes on after it") {
+  // Lightning prints "saving model to" before it writes, and nothing when it is done.
+  const std::string save =
+      "[rank0]:2026-12-01 04:00:00 Epoch 3, global step 4000: 'val_loss' reached 0.51234 (best "
+      "0.51234), saving model to '/ckpt/epoch=3-step=4000.ckpt' as top 1\n";
+  const std::string crash =
+      "[rank0]:Traceback (most recent call last):\n"
+      "[rank0]:  File \"train.py\", line 40, in <module>\n"
+      "[rank0]:    trainer.fit(model)\n"
+      "[rank0]:RuntimeError: CUDA error: an illegal memory access was encountered\n";
+  SUBCASE("its rank's progress line follows: the save ended") {
+    Triage t(test::bundled_store());
+    add_line_by_line(t, save + "[rank0]:Epoch 4:  12%|#2  | 120/1000 [00:30<03:40, 4.00it/s]\n" +
+                            crash);
+    const TriageReport r = t.report();
+    REQUIRE(r.last_checkpoint);
+    CHECK(r.last_checkpoint->line == 1);
+    CHECK(r.safe_to_resume == true);
+  }
+  SUBCASE("only another rank's line and a traceback follow: the save never ended") {
+    Triage t(test::bundled_store());
+    add_line_by_line(t, save + "[rank1]:Epoch 3: 100%|##########| 1000/1000\n" + crash);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK_FALSE(r.last_checkpoint);
+    CHECK(r.checkpoint_reason.find("r.log:1 never completed") != std::string::npos);
+  }
+  SUBCASE("in a structured logger's records, a traceback's record shows no work") {
+    auto record = [](const std::string& line) {
+      return nlohmann::json{{"log", line + "\n"}, {"stream", "stderr"}}.dump() + "\n";
+    };
+    Triage t(test::bundled_store());
+    t.add_lines("r.log", 1,
+                record(save.substr(0, save.size() - 1)) +
+                    record("[rank0]:  File \"train.py\", line 40, in <module>") +
+                    record("[rank0]:RuntimeError: CUDA error: an illegal memory access was "
+                           "encountered"));
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK_FALSE(r.last_checkpoint);
+  }
+}
+
 TEST_CASE("an undated error takes the time of the dated line just above it, not of the last cue") {
   const std::string rank0 =
       "2026-12-01 10:00:00 INFO checkpoint saved to /ckpt/step_100\n"
