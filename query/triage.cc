@@ -23,6 +23,7 @@ constexpr size_t kMaxProcesses = 65536;    // of the job, with their GPUs (JobPl
 constexpr size_t kMaxGpusPerProcess = 64;
 constexpr size_t kMaxUnfinishedParts = 65536;  // saves of a path still waiting for their end
 constexpr size_t kMaxSettings = 200;
+constexpr size_t kMaxAwaitingWork = 64;     // causes of a file, each until its rank's work goes on
 constexpr size_t kMaxTextBytes = 400;      // of an event's line, as shown in the report
 constexpr size_t kMaxLookupBytes = 4000;   // of a line, looked up (half its start, half its end)
 constexpr size_t kSummaryFieldLines = 12;  // lines after torchrun's "first observed failure"
@@ -60,6 +61,9 @@ struct FileState {
   std::optional<size_t> open_save;
   std::optional<int> open_save_rank;
   bool several_hosts = false;     // then no host is inferred for its other lines
+  // Causes read in this file, until a dated line of their rank's work minutes after them shows
+  // the process went on (see note_work): the event's index, and the time it happened by.
+  std::vector<std::pair<size_t, std::optional<double>>> faults_awaiting_work;
 };
 
 // The civil UTC date and time of `seconds` since the epoch.
@@ -97,16 +101,31 @@ LineOrigin origin_of(std::string_view line, int year) {
 // The origin of the last dated line of `lines`, looking back a bounded way: a
 // traceback's lines are undated, and so is the error at its end, which happened at about the
 // time of the progress line above it.
-std::optional<LineOrigin> last_time_in(std::string_view lines, int year) {
+// `below`, if given, is set to the number of lines after it.
+std::optional<LineOrigin> last_time_in(std::string_view lines, int year, size_t* below = nullptr) {
   if (lines.size() > kLookBackBytes) lines.remove_prefix(lines.size() - kLookBackBytes);
   while (!lines.empty() && lines.back() == '\n') lines.remove_suffix(1);
   for (size_t n = 0; n < kLookBackLines && !lines.empty(); ++n) {
     const size_t start = line_start(lines, lines.size() - 1);
-    if (LineOrigin o = origin_of(lines.substr(start), year); o.time) return o;
+    if (LineOrigin o = origin_of(lines.substr(start), year); o.time) {
+      if (below) *below = n;
+      return o;
+    }
     lines.remove_suffix(lines.size() - start);
     if (!lines.empty()) lines.remove_suffix(1);  // its '\n'
   }
   return std::nullopt;
+}
+
+// The origin of the first dated line among the first lines of `lines`.
+std::optional<LineOrigin> first_time_in(std::string_view lines, int year) {
+  size_t looked_at = 0;
+  std::optional<LineOrigin> found;
+  for_each_line(lines.substr(0, kLookBackBytes), [&](std::string_view line) {
+    if (found || ++looked_at > kLookBackLines) return;
+    if (LineOrigin o = origin_of(line, year); o.time) found = o;
+  });
+  return found;
 }
 
 // Is `path` the folder `folder` or in it?
@@ -206,7 +225,14 @@ struct Triage::Impl {
                              : o.host + "/" + (o.local_rank ? std::to_string(*o.local_rank) : file);
     const std::string key = m.entry_id + "|" + who;
     if (auto it = event_index.find(key); it != event_index.end()) {
-      ++read_so_far.events[it->second].count;
+      LogEvent& again = read_so_far.events[it->second];
+      ++again.count;
+      // It came back: whether the work went on is judged from here.
+      again.went_on_after.reset();
+      std::erase_if(files[again.file].faults_awaiting_work,
+                    [&](const auto& f) { return f.first == it->second; });
+      if (file == again.file && !o.kernel && !o.uptime)
+        await_work(again, it->second, time, time && !o.time);
       return;
     }
     std::vector<LogEvent>& events = read_so_far.events;
@@ -224,6 +250,14 @@ struct Triage::Impl {
       e.time_inherited = true;
       files[file].undated.push_back(events.size() - 1);
     }
+    if (!o.kernel && !o.uptime) await_work(e, events.size() - 1, time, e.time_inherited);
+  }
+
+  // A rank's cause waits for its rank's later lines to show the process went on (note_work).
+  void await_work(const LogEvent& e, size_t index, std::optional<double> time, bool inherited) {
+    std::vector<std::pair<size_t, std::optional<double>>>& awaiting = files[e.file].faults_awaiting_work;
+    if (e.role == "cause" && time && awaiting.size() < kMaxAwaitingWork)
+      awaiting.emplace_back(index, inherited ? std::nullopt : time);
   }
 
   void read(const std::string& file, size_t line, std::string_view text) {
@@ -258,6 +292,7 @@ struct Triage::Impl {
     FileState& state = files[file];
     sample_date(file, state, text);
     if (!worth_reading(text) && state.summary_lines_left == 0 && !save_patterns.match(text)) {
+      note_work(file, state, text, line);
       if (state.unread.size() > 2 * kLookBackBytes) state.unread.erase(0, kLookBackBytes);
       state.unread.append(text).push_back('\n');
       return;
@@ -286,6 +321,9 @@ struct Triage::Impl {
       const bool in_summary = state.summary_lines_left > 0;
       const size_t hit = in_summary ? pos : cues.next(block, pos);
       if (hit == std::string_view::npos) {  // the rest, its last line without its '\n'
+        std::string_view rest = block.substr(pos);
+        while (!rest.empty() && rest.back() == '\n') rest.remove_suffix(1);
+        note_work(file, state, rest, line + newlines(rest));
         read_so_far.lines += newlines(block.substr(pos)) + 1;
         read_so_far.bytes += block.size() - pos + 1;
         break;
@@ -293,6 +331,7 @@ struct Triage::Impl {
       // (The line at `pos` may be empty: `hit` is then its '\n', not a place inside it.)
       const size_t start = in_summary ? pos : line_start(block, hit);
       const size_t skipped = newlines(block.substr(pos, start - pos));
+      if (skipped > 0) note_work(file, state, block.substr(pos, start - pos - 1), line + skipped - 1);
       line += skipped;
       read_so_far.lines += skipped;
       read_so_far.bytes += start - pos;
@@ -510,6 +549,31 @@ struct Triage::Impl {
     std::optional<LauncherField> f = read_failure_summary_field(p.message);
     if (!f || read_so_far.launcher_summary) return;
     if (f->name == "rank") read_so_far.launcher_summary = Evidence{file, line, "rank " + f->value};
+  }
+
+  // Lines the filter passed over, the last at `last_line` of `file`: a dated one of a rank's work
+  // five minutes or more after a cause of that rank in the same file shows the process went on
+  // past it (a caught out-of-memory, a skipped batch). A cause with an inherited time (a
+  // traceback's end) happened by the first dated line after it, which is its bound.
+  void note_work(const std::string& file, FileState& state, std::string_view lines,
+                 size_t last_line) {
+    if (state.faults_awaiting_work.empty()) return;
+    size_t below = 0;
+    const std::optional<LineOrigin> last = last_time_in(lines, year, &below);
+    if (!last) return;
+    std::erase_if(state.faults_awaiting_work, [&](std::pair<size_t, std::optional<double>>& f) {
+      LogEvent& e = read_so_far.events[f.first];
+      if (!f.second) {  // the first dated line: among the region's first lines, or `last`
+        const std::optional<LineOrigin> first = first_time_in(lines, year);
+        f.second = first ? first->time : last->time;
+      }
+      const std::optional<int> rank = last->rank ? last->rank : rank_from_file_name(file);
+      if ((rank && e.rank && *rank != *e.rank) || *last->time - *f.second < kSurvivedAfter)
+        return false;
+      e.went_on_after = *last->time - *f.second;
+      e.went_on_line = last_line - below;
+      return true;
+    });
   }
 
   // A save whose end is never logged has completed when the lines after it, which the filter

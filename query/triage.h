@@ -45,6 +45,10 @@ struct LogEvent {
   // Why it was not taken for the first fault, when it was not: it is not this job's (another
   // host or GPU), or the job went on past it.
   std::string set_aside;
+  // For a cause: a dated line of its rank's own work (no error in it) this many seconds after
+  // it, at went_on_line of its file: the process went on past it.
+  std::optional<double> went_on_after;
+  size_t went_on_line = 0;
   std::optional<double> zone;  // the UTC offset its time was printed with; none: a local time
 };
 

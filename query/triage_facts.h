@@ -16,6 +16,10 @@
 
 namespace gpuerr::query {
 
+/// Seconds from a fault to a later save, or a later line of its rank's work, that show the job
+/// went on past it (see survived in verdict.cc).
+constexpr double kSurvivedAfter = 300;
+
 /// One rank's last word on its collectives.
 struct RankProgress {
   std::optional<long> timed_out_seq;  // the SeqNum its watchdog gave up on

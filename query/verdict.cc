@@ -29,8 +29,6 @@ constexpr const char* kSigkillAction =
     "-o JobID,State,ExitCode,MaxRSS,Elapsed,Timelimit` (OUT_OF_MEMORY, TIMEOUT or CANCELLED); "
     "otherwise the container runtime or a person. The ranks that failed after it are its echo.";
 constexpr size_t kSameReportLines = 40;  // lines a traceback keeps below its fault's first line
-// Seconds from a fault to a later save that shows the job went on past it (see survived).
-constexpr double kSurvivedAfter = 300;
 
 struct Facts {
   std::string role, category, hardware;
@@ -336,6 +334,10 @@ class Judge {
       return "the job went on past it: a save completed " +
              std::to_string(static_cast<long>((*save->time - span(e).second) / 60)) +
              " minutes later (" + save->file + ":" + std::to_string(save->line) + ")";
+    if (e.role == "cause" && e.went_on_after)
+      return "the job went on past it: its rank's work goes on " +
+             std::to_string(static_cast<long>(*e.went_on_after / 60)) + " minutes later (" +
+             e.file + ":" + std::to_string(e.went_on_line) + ")";
     return "";
   }
 

@@ -896,6 +896,50 @@ TEST_CASE("an out-of-memory the loop caught, with saves after it, is no fault: i
   }
 }
 
+TEST_CASE("a rank's work going on minutes after its error shows the job went on past it") {
+  // A traceback's error is undated: it happened by the first dated line after it.
+  const std::string oom =
+      "Traceback (most recent call last):\n"
+      "  File \"train.py\", line 80, in step\n"
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total "
+      "capacity of 79.15 GiB of which 1.20 GiB is free.\n";
+  const std::string before = "2025-03-04 10:00:00 INFO step 1000 loss 2.1\n";
+  const std::string retried = "2025-03-04 10:02:00 INFO retrying with a smaller micro-batch\n";
+  const std::string later = "2025-03-04 10:30:00 INFO step 1500 loss 1.9\n";
+  SUBCASE("in the rank's own file, in blocks and line by line") {
+    for (bool by_line : {false, true}) {
+      CAPTURE(by_line);
+      Triage t(test::bundled_store());
+      const std::string log = before + oom + retried + later;
+      if (by_line) add_file(t, "rank_3.log", log);
+      else t.add_lines("rank_3.log", 1, log);
+      const TriageReport r = t.report();
+      CHECK_FALSE(r.first_fault);
+      REQUIRE(r.faults.size() == 1);
+      CHECK(r.faults[0].set_aside.find("work goes on 28 minutes later (rank_3.log:6)") !=
+            std::string::npos);
+    }
+  }
+  SUBCASE("only minutes of no work, or another rank's lines: the error stands") {
+    for (const std::string& after :
+         {retried + "2025-03-04 10:03:00 INFO exiting\n",
+          retried + "2025-03-04 10:30:00 [rank0]: step 1500 loss 1.9\n"}) {
+      Triage t(test::bundled_store());
+      t.add_lines("rank_3.log", 1, before + oom + after);
+      const TriageReport r = t.report();
+      REQUIRE(r.first_fault);
+      CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
+    }
+  }
+  SUBCASE("the same error again after the work went on, and no work after it: it stands") {
+    Triage t(test::bundled_store());
+    t.add_lines("rank_3.log", 1, before + oom + retried + later + oom);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
+  }
+}
+
 TEST_CASE("a row marked for remapping alone is no fault, but the saves after it are suspect") {
   Triage t(test::bundled_store());
   add_file(t, "kern.log",
