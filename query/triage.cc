@@ -62,7 +62,7 @@ struct FileState {
   std::optional<int> open_save_rank;
   bool several_hosts = false;     // then no host is inferred for its other lines
   // Causes read in this file, until a dated line of their rank's work minutes after them shows
-  // the process went on (see note_work): the event's index, and the time it happened by.
+  // the process went on (see read_skipped): the event's index, and the time it happened by.
   std::vector<std::pair<size_t, std::optional<double>>> faults_awaiting_work;
 };
 
@@ -253,7 +253,7 @@ struct Triage::Impl {
     if (!o.kernel && !o.uptime) await_work(e, events.size() - 1, time, e.time_inherited);
   }
 
-  // A rank's cause waits for its rank's later lines to show the process went on (note_work).
+  // A rank's cause waits for its rank's later lines to show the process went on (read_skipped).
   void await_work(const LogEvent& e, size_t index, std::optional<double> time, bool inherited) {
     std::vector<std::pair<size_t, std::optional<double>>>& awaiting = files[e.file].faults_awaiting_work;
     if (e.role == "cause" && time && awaiting.size() < kMaxAwaitingWork)
@@ -292,7 +292,7 @@ struct Triage::Impl {
     FileState& state = files[file];
     sample_date(file, state, text);
     if (!worth_reading(text) && state.summary_lines_left == 0 && !save_patterns.match(text)) {
-      note_work(file, state, text, line);
+      read_skipped(file, state, text, line);
       if (state.unread.size() > 2 * kLookBackBytes) state.unread.erase(0, kLookBackBytes);
       state.unread.append(text).push_back('\n');
       return;
@@ -323,7 +323,7 @@ struct Triage::Impl {
       if (hit == std::string_view::npos) {  // the rest, its last line without its '\n'
         std::string_view rest = block.substr(pos);
         while (!rest.empty() && rest.back() == '\n') rest.remove_suffix(1);
-        note_work(file, state, rest, line + newlines(rest));
+        read_skipped(file, state, rest, line + newlines(rest));
         read_so_far.lines += newlines(block.substr(pos)) + 1;
         read_so_far.bytes += block.size() - pos + 1;
         break;
@@ -331,7 +331,7 @@ struct Triage::Impl {
       // (The line at `pos` may be empty: `hit` is then its '\n', not a place inside it.)
       const size_t start = in_summary ? pos : line_start(block, hit);
       const size_t skipped = newlines(block.substr(pos, start - pos));
-      if (skipped > 0) note_work(file, state, block.substr(pos, start - pos - 1), line + skipped - 1);
+      if (skipped > 0) read_skipped(file, state, block.substr(pos, start - pos - 1), line + skipped - 1);
       line += skipped;
       read_so_far.lines += skipped;
       read_so_far.bytes += start - pos;
@@ -551,12 +551,21 @@ struct Triage::Impl {
     if (f->name == "rank") read_so_far.launcher_summary = Evidence{file, line, "rank " + f->value};
   }
 
-  // Lines the filter passed over, the last at `last_line` of `file`: a dated one of a rank's work
-  // five minutes or more after a cause of that rank in the same file shows the process went on
-  // past it (a caught out-of-memory, a skipped batch). A cause with an inherited time (a
-  // traceback's end) happened by the first dated line after it, which is its bound.
-  void note_work(const std::string& file, FileState& state, std::string_view lines,
-                 size_t last_line) {
+  // Lines the filter passed over, the last at `last_line` of `file`. Their first dated line
+  // bounds the time of the undated events above them (a traceback's error, an NCCL WARN), as a
+  // dated line read would. A dated one of a rank's work five minutes or more after a cause of
+  // that rank in the same file shows the process went on past it (a caught out-of-memory, a
+  // skipped batch); a cause with an inherited time is counted from its bound.
+  void read_skipped(const std::string& file, FileState& state, std::string_view lines,
+                    size_t last_line) {
+    if (!state.undated.empty())
+      if (const std::optional<LineOrigin> first = first_time_in(lines, year)) {
+        for (size_t i : state.undated) {
+          read_so_far.events[i].latest = first->time;
+          read_so_far.events[i].latest_year_guessed = first->year_guessed;
+        }
+        state.undated.clear();
+      }
     if (state.faults_awaiting_work.empty()) return;
     size_t below = 0;
     const std::optional<LineOrigin> last = last_time_in(lines, year, &below);

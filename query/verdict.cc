@@ -347,7 +347,7 @@ class Judge {
     std::erase_if(faults, [](const LogEvent& e) { return !e.set_aside.empty(); });
     const std::optional<LogEvent> kill = first_kill();
     if (!faults.empty()) {
-      r.first_fault = faults.front();
+      r.first_fault = first_of(faults);
       // a rank killed before its peers' network errors is what they lost contact with
       if (kill && clock_.before(*kill, *r.first_fault) &&
           facts(r.first_fault->entry_id).category == "communication")
@@ -384,6 +384,22 @@ class Judge {
     silent.text = "(no line of its own: " + r.hang_reason + ")";
     silent.order = echoes.front().order;
     r.first_fault = silent;
+  }
+
+  // The first of `faults`, sorted by the earliest time each may have happened. A network error
+  // on an undated line (an NCCL WARN, which takes the time of a dated line above it) happened
+  // any time up to the next dated line of its file: another rank's fault of another kind, dated
+  // within that span, is more likely what the network error lost contact with.
+  const LogEvent& first_of(const std::vector<LogEvent>& faults) {
+    const LogEvent& front = faults.front();
+    if (!front.time_inherited || facts(front.entry_id).category != "communication") return front;
+    const double by = span(front).second;  // (infinite when no dated line came after it)
+    if (!std::isfinite(by)) return front;
+    for (const LogEvent& e : faults)
+      if (e.time && !e.time_inherited && *e.time <= by && !same_place(e, front) &&
+          facts(e.entry_id).category != "communication")
+        return e;
+    return front;
   }
 
   // The earliest kill, the out-of-memory killer's before a bare SIGKILL (which a launcher also

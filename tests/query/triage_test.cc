@@ -896,6 +896,28 @@ TEST_CASE("an out-of-memory the loop caught, with saves after it, is no fault: i
   }
 }
 
+TEST_CASE("an undated network error is not first before another rank's fault dated in its span") {
+  // The NCCL WARN takes 10:00:00 from the line above it; it was printed by 10:00:50.
+  const std::string rank0 =
+      "2025-03-04 10:00:00,000 INFO step 100 loss 2.0\n"
+      "node1:1234:1290 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<46107> with "
+      "status=IBV_WC_RETRY_EXC_ERR(12) opcode=0 len=0 vendor err 129\n"
+      "2025-03-04 10:00:50,000 INFO exiting\n";
+  for (const std::string at : {"10:00:30", "10:01:30"}) {
+    CAPTURE(at);
+    Triage t(test::bundled_store());
+    add_file(t, "rank_0.log", rank0);
+    add_file(t, "rank_5.log",
+             "2025-03-04 10:00:00,000 INFO step 100 loss 2.1\n2025-03-04 " + std::string(at) +
+                 ",000 ERROR RuntimeError: CUDA error: an illegal memory access was encountered\n");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    // After 10:00:50 the network error was surely first.
+    CHECK(r.first_fault->entry_id ==
+          (at == std::string("10:00:30") ? "illegal-memory-access" : "nccl-warn-net"));
+  }
+}
+
 TEST_CASE("a rank's work going on minutes after its error shows the job went on past it") {
   // A traceback's error is undated: it happened by the first dated line after it.
   const std::string oom =
