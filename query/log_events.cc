@@ -144,7 +144,8 @@ std::optional<SaveLine> read_save(std::string_view message) {
   if (RE2::PartialMatch(message, not_a_save)) return std::nullopt;
   SaveLine save;
   if (RE2::PartialMatch(message, done)) save.completed = true;
-  else if (RE2::PartialMatch(message, started_end_logged)) save.completed = false, save.end_logged = true;
+  else if (RE2::PartialMatch(message, started_end_logged))
+    save.completed = false, save.end_logged = true;
   else if (RE2::PartialMatch(message, started)) save.completed = false;
   else return std::nullopt;
   // The first word with a slash, without the quotes and the sentence's end around it.

@@ -56,11 +56,11 @@ struct FileState {
   size_t look_back_misses = 0;    // look-backs in a row that found no dated line
   size_t summary_lines_left = 0;  // inside torchrun's failure summary block
   std::string host;               // the one host this file's prefixes name ("" if none)
+  bool several_hosts = false;     // then no host is inferred for its other lines
   // A save begun here whose end its framework never logs (Lightning's "saving model to"): the
   // order of its line and its rank, until a line after it shows the program went on.
   std::optional<size_t> open_save;
   std::optional<int> open_save_rank;
-  bool several_hosts = false;     // then no host is inferred for its other lines
   // Causes read in this file, until a dated line of their rank's work minutes after them shows
   // the process went on (see read_skipped): the event's index, and the time it happened by.
   std::vector<std::pair<size_t, std::optional<double>>> faults_awaiting_work;
@@ -255,7 +255,7 @@ struct Triage::Impl {
 
   // A rank's cause waits for its rank's later lines to show the process went on (read_skipped).
   void await_work(const LogEvent& e, size_t index, std::optional<double> time, bool inherited) {
-    std::vector<std::pair<size_t, std::optional<double>>>& awaiting = files[e.file].faults_awaiting_work;
+    auto& awaiting = files[e.file].faults_awaiting_work;
     if (e.role == "cause" && time && awaiting.size() < kMaxAwaitingWork)
       awaiting.emplace_back(index, inherited ? std::nullopt : time);
   }
@@ -331,7 +331,8 @@ struct Triage::Impl {
       // (The line at `pos` may be empty: `hit` is then its '\n', not a place inside it.)
       const size_t start = in_summary ? pos : line_start(block, hit);
       const size_t skipped = newlines(block.substr(pos, start - pos));
-      if (skipped > 0) read_skipped(file, state, block.substr(pos, start - pos - 1), line + skipped - 1);
+      if (skipped > 0)
+        read_skipped(file, state, block.substr(pos, start - pos - 1), line + skipped - 1);
       line += skipped;
       read_so_far.lines += skipped;
       read_so_far.bytes += start - pos;
@@ -415,8 +416,10 @@ struct Triage::Impl {
     if (std::optional<SaveLine> save = read_save(p.message)) {
       record_save(file, line, text, time, p.origin.year_guessed, *save);
       state.open_save.reset();
-      if (!save->completed && !save->end_logged)
-        state.open_save = read_so_far.checkpoints.back().order, state.open_save_rank = p.origin.rank;
+      if (!save->completed && !save->end_logged) {
+        state.open_save = read_so_far.checkpoints.back().order;
+        state.open_save_rank = p.origin.rank;
+      }
     } else if (save_patterns.match(p.message)) {
       record_save(file, line, text, time, p.origin.year_guessed, SaveLine{});
     }
