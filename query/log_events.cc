@@ -130,11 +130,12 @@ std::optional<SaveLine> read_save(std::string_view message) {
       R"(\b(?:checkpoint|ckpt)\b[^\n/]{0,80}?\b(?:saved|written|stored|committed|complete[d]?|)"
       R"(finished|done)\b)",
       case_blind());
-  // Starts of saves whose end the same framework reports: DeepSpeed, torchtitan, Hugging Face
-  // Trainer, Megatron ("saving checkpoint at iteration 100 to ..." then "successfully saved").
+  // Starts of saves whose end the same framework reports: DeepSpeed (each part's "[Torch] Saving
+  // <file>..." and the whole's "is about to be saved!"), torchtitan, Hugging Face Trainer,
+  // Megatron ("saving checkpoint at iteration 100 to ..." then "successfully saved").
   static const RE2 started_end_logged(
       R"(Checkpoint \S+ is about to be saved|Saving the checkpoint \(or staging|)"
-      R"(Saving model checkpoint to|saving checkpoint at iteration)",
+      R"(Saving model checkpoint\b|\[Torch\] Saving \S|saving checkpoint at iteration)",
       case_blind());
   // Starts whose end is never logged: Lightning's ModelCheckpoint prints "saving model to
   // '<path>'" before it writes, and a loop of one's own "saving checkpoint ...".
@@ -143,8 +144,12 @@ std::optional<SaveLine> read_save(std::string_view message) {
       case_blind());
   if (RE2::PartialMatch(message, not_a_save)) return std::nullopt;
   SaveLine save;
-  if (RE2::PartialMatch(message, done)) save.completed = true;
-  else if (RE2::PartialMatch(message, started_end_logged))
+  // A save announced ("Checkpoint global_step9 is about to be saved!") also says "saved".
+  static const RE2 announced(R"(\b(?:about to be|will be|being) (?:saved|written)\b)",
+                             case_blind());
+  const bool end_logged = RE2::PartialMatch(message, announced);
+  if (!end_logged && RE2::PartialMatch(message, done)) save.completed = true;
+  else if (end_logged || RE2::PartialMatch(message, started_end_logged))
     save.completed = false, save.end_logged = true;
   else if (RE2::PartialMatch(message, started)) save.completed = false;
   else return std::nullopt;

@@ -822,6 +822,24 @@ TEST_CASE("a checkpoint saved in parts is unfinished when one part's end never c
   CHECK(r.checkpoint_reason.find("never completed") != std::string::npos);
 }
 
+TEST_CASE("a save announced ('is about to be saved!') is a start, not a completed save") {
+  auto line = [](const std::string& time, const std::string& message) {
+    return "[2024-06-01 " + time + "] [INFO] [logging.py:128:log_dist] [Rank 0] " + message + "\n";
+  };
+  Triage t(test::bundled_store());
+  add_file(t, "ds.log",
+           line("22:50:01,100", "[Torch] Checkpoint global_step500 is about to be saved!") +
+               line("22:50:09,200", "[Torch] Checkpoint global_step500 is ready now!") +
+               line("23:10:00,000", "step=900, skipped=0, lr=[0.0000096500]") +
+               line("23:40:01,100", "[Torch] Checkpoint global_step1000 is about to be saved!") +
+               "RuntimeError: CUDA error: an illegal memory access was encountered\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 2);
+  CHECK(r.checkpoint_reason.find("ds.log:4) never completed") != std::string::npos);
+}
+
 TEST_CASE("a framework that logs a part's start but not its end leaves its saves complete") {
   // DeepSpeed before its checkpoint engines: the model file's start only, then the rest's ends
   Triage t(test::bundled_store());
