@@ -327,9 +327,9 @@ class Judge {
 
   // Why `e` is not to be taken for the first fault, or "".
   std::string set_aside(const LogEvent& e) const {
+    if (std::string why = outside_job(e); !why.empty()) return "not this job's: " + why;
     if (e.role == "memory-notice")
       return "no fault by itself: a repair the GPU's memory recorded (saves after it are suspect)";
-    if (std::string why = outside_job(e); !why.empty()) return "not this job's: " + why;
     if (const CheckpointEvent* save = survived(e))
       return "the job went on past it: a save completed " +
              std::to_string(static_cast<long>((*save->time - span(e).second) / 60)) +
@@ -536,6 +536,8 @@ class Judge {
     std::vector<LogEvent> memory = sorted([](const std::string& role) {
       return role == "memory-error" || role == "memory-notice";
     });
+    // (a GPU or host the job did not use says nothing of its saves)
+    std::erase_if(memory, [&](const LogEvent& m) { return !outside_job(m).empty(); });
     const CheckpointEvent* last = nullptr;
     const CheckpointEvent* unfinished = nullptr;
     const CheckpointEvent* unordered = nullptr;  // a save with no date to set against the fault's

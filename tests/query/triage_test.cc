@@ -778,6 +778,7 @@ TEST_CASE("an Xid on a GPU none of the job's processes on that host used is not 
     add_file(t, "ranks.log",
              nccl_init(0, "node-a", 4400, "3b000", 1, local_ranks) +
                  nccl_init(1, "node-a", 4401, "5d000", 1, local_ranks) +
+                 "[rank0]:2024-05-02 10:01:00,000 INFO checkpoint saved to /ckpt/step_900.pt\n"
                  "[rank1]:2024-05-02 10:02:10,400 ERROR RuntimeError: CUDA error: an illegal "
                  "memory access was encountered");
     add_file(t, "dmesg.log",
@@ -786,7 +787,13 @@ TEST_CASE("an Xid on a GPU none of the job's processes on that host used is not 
     const TriageReport r = t.report();
     REQUIRE(r.first_fault);
     CHECK(r.first_fault->entry_id == (local_ranks == 2 ? "illegal-memory-access" : "xid-94"));
-    if (local_ranks == 2) CHECK(r.verdict == "code");
+    if (local_ranks == 2) {
+      CHECK(r.verdict == "code");
+      // nor does it make the save after it suspect
+      REQUIRE(r.last_checkpoint);
+      CHECK(r.last_checkpoint->text.find("step_900") != std::string::npos);
+      CHECK(r.safe_to_resume == true);
+    }
   }
 }
 
