@@ -541,12 +541,19 @@ class Judge {
     const CheckpointEvent* last = nullptr;
     const CheckpointEvent* unfinished = nullptr;
     const CheckpointEvent* unordered = nullptr;  // a save with no date to set against the fault's
+    // An undated first fault (a traceback's error) happened by the next dated line of its file:
+    // a save in another file completed before then was most likely written before the fault,
+    // as a job that has failed completes no saves.
+    std::optional<LogEvent> fault_by = r.first_fault;
+    if (fault_by && fault_by->time_inherited && fault_by->latest) fault_by->time = fault_by->latest;
     for (const CheckpointEvent& c : in_.checkpoints) {
       if (r.first_fault && c.file != r.first_fault->file && !c.time != !r.first_fault->time) {
         if (c.completed) unordered = &c;
         continue;
       }
-      const bool before_fault = !r.first_fault || clock_.before(c, *r.first_fault);
+      const bool before_fault =
+          !r.first_fault ||
+          clock_.before(c, c.file == r.first_fault->file ? *r.first_fault : *fault_by);
       if (!before_fault) {
         if (c.completed && r.first_fault && r.first_fault->role == "memory-error")
           r.checkpoints_after_fault.push_back(c);

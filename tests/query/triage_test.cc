@@ -829,6 +829,28 @@ TEST_CASE("a checkpoint saved in parts is unfinished when one part's end never c
   CHECK(r.checkpoint_reason.find("never completed") != std::string::npos);
 }
 
+TEST_CASE("an undated first fault comes after another file's save made before its bound") {
+  // The error has the time of rank 11's last dated line (08:00:07) and was printed by the
+  // launcher's next line (09:13:58): rank 0's save at 08:52 was made while the job still ran.
+  Triage t(test::bundled_store());
+  add_file(t, "rank0.log",
+           "2026-11-09 08:00:05,000 INFO rank 0 ready\n"
+           "2026-11-09 08:52:14,000 INFO checkpoint saved to /ckpt/step_3000.pt\n");
+  add_file(t, "rank11.log",
+           "2026-11-09 08:00:07,000 INFO rank 11 ready\n"
+           "Traceback (most recent call last):\n"
+           "  File \"train.py\", line 88, in <module>\n"
+           "RuntimeError: CUDA error: device-side assert triggered\n"
+           "W1109 09:13:58.100000 4242 torch/distributed/elastic/multiprocessing/api.py:897] "
+           "Sending process 4255 closing signal SIGTERM\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->file == "rank11.log");
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->file == "rank0.log");
+  CHECK(r.safe_to_resume == true);
+}
+
 TEST_CASE("a save announced ('is about to be saved!') is a start, not a completed save") {
   auto line = [](const std::string& time, const std::string& message) {
     return "[2024-06-01 " + time + "] [INFO] [logging.py:128:log_dist] [Rank 0] " + message + "\n";
