@@ -137,8 +137,10 @@ void print_report(const query::TriageReport& r) {
     std::cout << "No fault found in " << r.lines << " lines.\n";
   } else {
     const query::LogEvent& f = *r.first_fault;
+    const std::string where =
+        f.file.empty() ? "no line of its own in the input" : f.file + ":" + std::to_string(f.line);
     std::cout << "First fault: " << place(f) << (f.time ? ", " + iso_time(*f.time) : "") << "  ["
-              << f.file << ":" << f.line << "]\n  " << (f.entry_id.empty() ? f.role : f.entry_id)
+              << where << "]\n  " << (f.entry_id.empty() ? f.role : f.entry_id)
               << ": " << f.text << '\n';
     std::cout << "Verdict:     " << r.verdict << " (" << r.verdict_reason << ")\n";
     for (const query::Evidence& e : r.verdict_evidence)

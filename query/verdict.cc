@@ -370,17 +370,18 @@ class Judge {
         r.first_fault = e;
         return;
       }
-    // The suspect printed no timeout: it stands for itself, at the first line that named it,
-    // dated by the first timeout of the others (it hung before that).
+    // The suspect printed no timeout: it stands for itself, at the first line that named it (no
+    // line, file "", when its log is not in the input), dated by the first timeout of the others
+    // (it hung before that). The first victim to time out is not the answer either way.
     const auto seen = in_.ranks_present.find(*r.hang_suspect_rank);
-    if (seen == in_.ranks_present.end()) return;
     hang_entry_ = echoes.front().entry_id;
     LogEvent silent;
     silent.role = "hang";
     silent.category = facts(hang_entry_).category;
     silent.rank = r.hang_suspect_rank;
     silent.time = echoes.front().time;
-    silent.file = seen->second.file, silent.line = seen->second.line;
+    if (seen != in_.ranks_present.end())
+      silent.file = seen->second.file, silent.line = seen->second.line;
     silent.text = "(no line of its own: " + r.hang_reason + ")";
     silent.order = echoes.front().order;
     r.first_fault = silent;
@@ -678,9 +679,9 @@ class Judge {
   const Store& store_;
   Clock clock_;
   std::optional<double> local_zone_;  // the one UTC offset the zoned times of the input gave
-  std::string lone_kernel_host_;
+  std::string lone_kernel_host_;  // the one host of the kernel's lines, not named by NCCL
   std::string hang_entry_;  // the entry of the timeouts that named a silent rank
-  std::vector<std::string> set_aside_;  // set_aside() of each of in_.events, in their order  // the one host of the kernel's lines, not named by NCCL
+  std::vector<std::string> set_aside_;  // set_aside() of each of in_.events, in their order
   std::map<std::string, Facts> facts_;
   std::optional<LogEvent> hardware_event_;  // the line that made the verdict hardware
 };

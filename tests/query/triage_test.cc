@@ -629,6 +629,12 @@ TEST_CASE("a hang where one rank says nothing: the default group's silent rank i
   const TriageReport r = t.report();
   CHECK(r.hang_suspect_rank == 5);
   CHECK(r.hang_reason.find("#88213") != std::string::npos);
+  // Rank 5's log is not in the input: it is still the first fault, with no line of its own,
+  // and not rank 0, the first victim to time out.
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->rank == 5);
+  CHECK(r.first_fault->role == "hang");
+  CHECK(r.first_fault->file.empty());
 }
 
 TEST_CASE("sequence numbers of different process groups are not compared, nor their group ranks") {
