@@ -37,8 +37,8 @@ struct ParsedLine {
 /// line as its message.
 ParsedLine parse_line(std::string_view line, int year);
 
-/// The rank a per-rank log file's name gives ("rank_3.log", "worker-12.out", "log.rank7.txt"),
-/// or nullopt.
+/// The rank a per-rank log file's name gives ("rank_3.log", "worker-12.out", "log.rank7.txt",
+/// Slurm's `%j-%t` "train-7712-6.out"), or nullopt.
 std::optional<int> rank_from_file_name(std::string_view path);
 
 /// Calls `each` for every line of `lines` (lines separated by '\n', the last one may lack it),
