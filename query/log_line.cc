@@ -192,11 +192,14 @@ bool kubectl(re2::StringPiece& in, LineOrigin& o, int) {
 
 bool compose(re2::StringPiece& in, LineOrigin& o, int) {
   static const RE2 re(R"(([\w.-]+)\s+\| )");  // docker compose: "trainer-1  | "
-  // a logger's level column ("12:20:00,204 | ERROR | ...") names no service
-  static const RE2 level(R"((?i)error|err|warning|warn|info|debug|critical|fatal|trace|notice)");
+  // A logger's level column ("12:20:00,204 | ERROR | ...", loguru's "| SUCCESS  |") names no
+  // service, nor does any column after the line's time: compose puts the service first.
+  static const RE2 level(
+      R"((?i)error|err|warning|warn|info|debug|critical|fatal|trace|notice|success)");
   re2::StringPiece rest = in;
   std::string service;
-  if (!o.host.empty() || !RE2::Consume(&rest, re, &service) || RE2::FullMatch(service, level))
+  if (!o.host.empty() || o.time || !RE2::Consume(&rest, re, &service) ||
+      RE2::FullMatch(service, level))
     return false;
   in = rest;
   o.host = service;

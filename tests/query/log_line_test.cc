@@ -38,6 +38,9 @@ TEST_CASE("prefixes give rank, host, process and time, and leave the message") {
       {"an error's name is no pdsh host", "RuntimeError: [x] y", {}, {}, "", {}, "RuntimeError"},
       {"a logger's level column is no compose service",
        "2024-06-01 12:20:00,204 | ERROR | step 5 failed", {}, {}, "", {}, "ERROR | step 5"},
+      {"nor is any column after the line's time (loguru's SUCCESS level)",
+       "2026-11-19 16:05:06.026 | SUCCESS  | __main__:save:61 - Saved", {}, {}, "", {},
+       "SUCCESS  | __main__"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
