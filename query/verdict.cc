@@ -456,9 +456,12 @@ class Judge {
     if (hardware_like(ff) && same_host && (near(e, f) || hardware_like(ef)) &&
         (!other_gpu(e, f) || ef.category == "communication"))
       return true;  // the GPU failed, and everything on it, and its peers' links, follow
-    // the kernel's own report of an application fault (Xid 13, 31, 43 after the CUDA error)
-    return e.entry_id.starts_with("xid-") && !hardware_like(ef) && same_host &&
-           near(e, f) && !other_gpu(e, f);
+    // the kernel's own report of an application fault (Xid 13, 31, 43 after the CUDA error),
+    // and the program's CUDA error that breaks its context after the kernel's report of it
+    if (!same_host || !near(e, f) || other_gpu(e, f)) return false;
+    return (e.entry_id.starts_with("xid-") && !hardware_like(ef)) ||
+           (f.entry_id.starts_with("xid-") && !hardware_like(ff) && ef.poisons_context &&
+            !hardware_like(ef));
   }
 
   void sort_out_the_rest(TriageReport& r) {

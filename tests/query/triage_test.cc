@@ -949,6 +949,25 @@ TEST_CASE("an out-of-memory the loop caught, with saves after it, is no fault: i
   }
 }
 
+TEST_CASE("an application's Xid and the program's CUDA error after it are one fault") {
+  for (const std::string at : {"10:00:05", "10:00:01"}) {  // the CUDA error after, or before
+    CAPTURE(at);
+    Triage t(test::bundled_store());
+    add_file(t, "dmesg.log",
+             "[Tue Mar  4 10:00:03 2025] NVRM: Xid (PCI:0000:3b:00): 31, pid=4242, name=python, "
+             "Ch 00000008, intr 00000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_3 faulted @ "
+             "0x7f3c_8a000000. Fault is of type FAULT_PDE ACCESS_TYPE_VIRT_READ\n");
+    add_file(t, "train.log",
+             "2025-03-04 " + std::string(at) +
+                 ",000 ERROR RuntimeError: CUDA error: an illegal memory access was encountered\n");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.verdict == "code");
+    CHECK(r.faults.size() == 1);  // the other is its cascade
+    CHECK(r.cascade.size() == 1);
+  }
+}
+
 TEST_CASE("an undated network error is not first before another rank's fault dated in its span") {
   // The NCCL WARN takes 10:00:00 from the line above it; it was printed by 10:00:50.
   const std::string rank0 =
