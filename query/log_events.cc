@@ -30,7 +30,8 @@ constexpr std::array kCues{
     "fallen",    "illegal",    "misaligned",  "exhausted",     "mismatch",       "unable",
     "cannot",    "could not",  "invalid",     "not compatible", "no kernel",     "segmentation",
     "first observed", "cancelled", "last enqueued", "watchdog",     "heartbeat",  "ckpt",
-    "nccl info"};  // NCCL INFO lines name the host of a rank's log
+    "nccl info",  // NCCL INFO lines name the host of a rank's log
+    "link down"};  // a network port's (mlx5_core ... ens5f0np0: Link down)
 
 // The cues compiled for Vectorscan, which scans about ten times faster than RE2 here (7 against
 // 0.65 GB/s on a 200 MB training log, bench/triage-throughput); nullptr where the CPU lacks what
@@ -334,7 +335,9 @@ bool is_teardown(std::string_view message) {
       R"(srun: error: .*Exited with exit code|\*\*\* (?:STEP|JOB) .* CANCELLED|)"
       R"(mpirun noticed that process rank|terminate called after throwing|)"
       R"(Signal \d+ \(SIG\w+\) received|exited on signal|Received \w+ death signal)");
-  return RE2::PartialMatch(message, teardown);
+  // Slurm's cancel names its reason when it is not the job's own failure: a cause, looked up.
+  static const RE2 cause(R"(CANCELLED AT \S+ DUE TO (?:TIME LIMIT|NODE FAILURE))");
+  return RE2::PartialMatch(message, teardown) && !RE2::PartialMatch(message, cause);
 }
 
 bool opens_failure_summary(std::string_view message) {

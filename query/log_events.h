@@ -105,7 +105,8 @@ struct KillLine {
 std::optional<KillLine> read_kill(std::string_view message);
 
 /// Launcher teardown around a failure (SIGTERM to peers, ChildFailedError, srun and mpirun
-/// exits, `terminate called`): cascade, never a cause.
+/// exits, `terminate called`, Slurm's cancel): cascade, never a cause. Not a Slurm cancel that
+/// names its reason (`DUE TO TIME LIMIT`, `DUE TO NODE FAILURE`): that one is looked up.
 bool is_teardown(std::string_view message);
 
 /// torchrun's "Root Cause (first observed failure)" block: the agent's observation order, weak

@@ -1,6 +1,7 @@
 #include "query/triage.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <ctime>
 #include <unordered_map>
@@ -125,6 +126,28 @@ std::optional<LineOrigin> first_time_in(std::string_view lines, int year) {
     if (found || ++looked_at > kLookBackLines) return;
     if (LineOrigin o = origin_of(line, year); o.time) found = o;
   });
+  return found;
+}
+
+// The one host of `hosts` that the name of the file at `path` holds as a word of its own
+// ("dmesg-T_gpu-a12.txt" holds "gpu-a12", not "gpu-a1"), or "" when none or several do.
+std::string host_in_file_name(std::string_view path, const std::set<std::string>& hosts) {
+  const std::string_view name = path.substr(path.rfind('/') + 1);  // (npos + 1 is 0)
+  auto in_name = [&](const std::string& host) {
+    for (size_t at = name.find(host); at != std::string_view::npos; at = name.find(host, at + 1)) {
+      const size_t end = at + host.size();
+      if ((at == 0 || !std::isalnum(static_cast<unsigned char>(name[at - 1]))) &&
+          (end == name.size() || !std::isalnum(static_cast<unsigned char>(name[end]))))
+        return true;
+    }
+    return false;
+  };
+  std::string found;
+  for (const std::string& host : hosts) {
+    if (host.empty() || !in_name(host)) continue;
+    if (!found.empty()) return "";
+    found = host;
+  }
   return found;
 }
 
@@ -660,7 +683,8 @@ TriageReport Triage::report() const {
   // A rank's own log rarely names its host, but its NCCL lines do ("node7:1234:1290 [3] NCCL"):
   // the lines of a file that names one host only are that host's.
   // (Not for kills: srun's and slurmstepd's lines in a job's output are no rank's.) A rank's
-  // line without a host takes the host another line of that rank named.
+  // line without a host takes the host another line of that rank named. Failing those, a file
+  // named for one of the job's hosts ("dmesg-T_gpu-a12.txt") is that host's.
   std::map<std::pair<std::string, long>, int> rank_of_process;
   for (const auto& [rank, process] : impl_->process_of_rank) rank_of_process.emplace(process, rank);
   for (LogEvent& e : facts.events) {
@@ -669,6 +693,7 @@ TriageReport Triage::report() const {
     if (e.host.empty() && e.rank)
       if (auto h = impl_->host_of_rank.find(*e.rank); h != impl_->host_of_rank.end())
         e.host = h->second;
+    if (e.host.empty()) e.host = host_in_file_name(e.file, facts.placement.hosts);
     impl_->place_on_gpu(e, facts.placement, rank_of_process);
   }
   // Dates printed without a year (syslog, glog) were given this year while reading; when the

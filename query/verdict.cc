@@ -505,7 +505,7 @@ class Judge {
           set_aside_[i].empty()) {
         hardware_event_ = e;
         r.verdict = "hardware";
-        r.verdict_reason = "a GPU hardware error (" + e.entry_id + ") on that host near the fault";
+        r.verdict_reason = "a hardware error (" + e.entry_id + ") on that host near the fault";
         r.verdict_evidence.push_back({e.file, e.line, e.text});
         return;
       }

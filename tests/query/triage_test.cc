@@ -949,6 +949,55 @@ TEST_CASE("an out-of-memory the loop caught, with saves after it, is no fault: i
   }
 }
 
+TEST_CASE("a kernel log named for one of the job's hosts is that host's") {
+  for (const std::string name : {"dmesg-T_node-b.txt", "node-b7.dmesg", "node-a_node-b.txt"}) {
+    CAPTURE(name);
+    Triage t(test::bundled_store());
+    add_file(t, "ranks.log",
+             nccl_init(0, "node-a", 4400, "3b000", 2, 1) +
+                 nccl_init(1, "node-b", 5501, "5d000", 2, 1));
+    add_file(t, name,
+             "[Thu May  2 10:00:11 2024] NVRM: Xid (PCI:0000:5d:00): 79, pid=5501, name=python, "
+             "GPU has fallen off the bus.");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    // "node-b7" is not node-b, and a name holding both hosts names neither
+    CHECK(r.first_fault->host == (name == "dmesg-T_node-b.txt" ? "node-b" : ""));
+  }
+}
+
+TEST_CASE("Slurm's cancel for a time limit is a cause; a cancel that names no reason is teardown") {
+  for (const std::string reason : {" DUE TO TIME LIMIT", ""}) {
+    CAPTURE(reason);
+    Triage t(test::bundled_store());
+    add_file(t, "slurm-88123.out",
+             "2026-11-10 05:40:00,000 INFO checkpoint saved to /ckpt/iter_11000\n"
+             "2026-11-10 05:59:15,000 INFO iteration 11990 loss 2.01\n"
+             "slurmstepd: error: *** JOB 88123 ON gpu-d11 CANCELLED AT 2026-11-10T06:00:12" +
+                 reason + " ***\n");
+    const TriageReport r = t.report();
+    if (reason.empty()) {
+      CHECK_FALSE(r.first_fault);
+      continue;
+    }
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "slurm-time-limit");
+    CHECK(r.verdict == "configuration");
+    REQUIRE(r.last_checkpoint);
+    CHECK(r.last_checkpoint->line == 1);
+  }
+}
+
+TEST_CASE("a network port's link going down is read, though its line holds no error word") {
+  Triage t(test::bundled_store());
+  add_file(t, "kern.log",
+           "Nov 22 10:16:22 gpu-j02 kernel: mlx5_core 0000:5e:00.0 ens5f0np0: Link down\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "mlx5-link-down");
+  CHECK(r.verdict == "hardware");
+}
+
 TEST_CASE("an application's Xid and the program's CUDA error after it are one fault") {
   for (const std::string at : {"10:00:05", "10:00:01"}) {  // the CUDA error after, or before
     CAPTURE(at);
