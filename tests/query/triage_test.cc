@@ -966,7 +966,7 @@ TEST_CASE("a kernel log named for one of the job's hosts is that host's") {
   }
 }
 
-TEST_CASE("Slurm's cancel for a time limit is a cause; a cancel that names no reason is teardown") {
+TEST_CASE("Slurm's cancel for a time limit is a cause, a cancel that names no reason teardown") {
   for (const std::string reason : {" DUE TO TIME LIMIT", ""}) {
     CAPTURE(reason);
     Triage t(test::bundled_store());
