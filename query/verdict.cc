@@ -315,13 +315,16 @@ class Judge {
            (e.host.empty() ? "its host" : e.host);
   }
 
-  // A cause after which its own file shows a save completed minutes later: the job went on past
-  // it (a caught and retried out-of-memory, an elastic restart). That save, if there is one.
+  // A cause after which a save completed minutes later, in any file (a job whose rank failed
+  // completes no saves): the job went on past it (a caught and retried out-of-memory, an elastic
+  // restart, another tenant's Xid). That save, if there is one.
   const CheckpointEvent* survived(const LogEvent& e) const {
     if (e.role != "cause" || !e.time) return nullptr;
     const double ended = span(e).second;
     for (const CheckpointEvent& c : in_.checkpoints)
-      if (c.completed && c.file == e.file && c.time && *c.time - ended >= kSurvivedAfter) return &c;
+      if (c.completed && c.time &&
+          *c.time - ended >= kSurvivedAfter)
+        return &c;
     return nullptr;
   }
 
@@ -348,9 +351,13 @@ class Judge {
     const std::optional<LogEvent> kill = first_kill();
     if (!faults.empty()) {
       r.first_fault = first_of(faults);
-      // a rank killed before its peers' network errors is what they lost contact with
-      if (kill && clock_.before(*kill, *r.first_fault) &&
-          facts(r.first_fault->entry_id).category == "communication")
+      // a rank killed before its peers' network errors is what they lost contact with (before
+      // an undated one's bound, the next dated line of its file: see first_of)
+      const LogEvent& f = *r.first_fault;
+      const bool killed_first =
+          kill && (clock_.before(*kill, f) || (f.time_inherited && kill->time &&
+                                               *kill->time <= span(f).second));
+      if (killed_first && facts(f.entry_id).category == "communication")
         r.first_fault = kill;
       else
         name_rank(*r.first_fault);

@@ -998,6 +998,47 @@ TEST_CASE("a network port's link going down is read, though its line holds no er
   CHECK(r.verdict == "hardware");
 }
 
+TEST_CASE("a save in any file minutes after an error shows the job went on past it") {
+  // Another tenant's Xid (no NCCL lines tell the job's GPUs), and a rank's NCCL error before an
+  // elastic restart: the job saved twice after both, then failed for its own reason.
+  Triage t(test::bundled_store());
+  add_file(t, "kern.log",
+           "Dec  4 10:02:11 node-2 kernel: NVRM: Xid (PCI:0000:2a:00): 79, pid=60127, "
+           "name=python3, GPU has fallen off the bus.\n");
+  add_file(t, "rank_1.log",
+           "2026-12-04 10:02:30,000 ERROR RuntimeError: NCCL error: remote process exited or "
+           "there was a network error, NCCL version 2.20.5\n"
+           "ncclRemoteError: A call failed possibly due to a network error or a remote process "
+           "exiting prematurely.\n");
+  add_file(t, "rank_0.log",
+           "2026-12-04 10:20:00,000 INFO checkpoint saved to /ckpt/step_4500.pt\n"
+           "2026-12-04 10:35:00,000 INFO checkpoint saved to /ckpt/step_5000.pt\n"
+           "2026-12-04 10:40:06,000 ERROR RuntimeError: CUDA error: an illegal memory access was "
+           "encountered\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "illegal-memory-access");
+  CHECK(r.verdict == "code");
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 2);
+}
+
+TEST_CASE("a rank killed before an undated network error's bound is what its peers lost") {
+  Triage t(test::bundled_store());
+  add_file(t, "rank_0.log",
+           "2026-11-29 11:21:10,000 INFO step 900 loss 2.0\n"
+           "node1:38810:38871 [0] NCCL WARN NET/IB : Got completion from peer 10.1.0.12<45813> "
+           "with status=12 opcode=129 len=0 vendor err 129 (Recv)\n"
+           "2026-11-29 11:22:40,000 INFO exiting\n");
+  add_file(t, "kern.log",
+           "Nov 29 11:22:11 node2 kernel: Out of memory: Killed process 51234 (python) "
+           "total-vm:412873216kB, anon-rss:201334512kB, file-rss:102400kB, shmem-rss:8388608kB, "
+           "UID:1000 pgtables:402112kB oom_score_adj:0\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "killed");
+}
+
 TEST_CASE("an application's Xid and the program's CUDA error after it are one fault") {
   for (const std::string at : {"10:00:05", "10:00:01"}) {  // the CUDA error after, or before
     CAPTURE(at);
