@@ -262,13 +262,21 @@ void rank_in_message(std::string_view message, LineOrigin& o) {
 }  // namespace
 
 void for_each_line(std::string_view lines, const std::function<void(std::string_view)>& each) {
+  for_each_line_until(lines, [&](std::string_view line) {
+    each(line);
+    return true;
+  });
+}
+
+void for_each_line_until(std::string_view lines,
+                         const std::function<bool(std::string_view)>& each) {
   size_t start = 0;
   while (start <= lines.size()) {
     size_t end = lines.find('\n', start);
     if (end == std::string_view::npos) end = lines.size();
     std::string_view line = lines.substr(start, end - start);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    each(line);
+    if (!each(line)) return;
     start = end + 1;
   }
 }

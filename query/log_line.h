@@ -45,6 +45,10 @@ std::optional<int> rank_from_file_name(std::string_view path);
 /// without its line break or a trailing '\r'.
 void for_each_line(std::string_view lines, const std::function<void(std::string_view)>& each);
 
+/// The same, until `each` returns false.
+void for_each_line_until(std::string_view lines,
+                         const std::function<bool(std::string_view)>& each);
+
 /// How many '\n' `text` holds (memchr is vectorised; std::count at -O2 is not).
 size_t newlines(std::string_view text);
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <ctime>
+#include <functional>
 #include <unordered_map>
 
 #include "query/clean.h"
@@ -36,6 +37,9 @@ constexpr size_t kLookBackBytes = 16 << 10;
 // Look-backs in a row that find no date before a file's skipped lines are taken to have none
 // (until a line read has a date again): an undated log would otherwise be read twice over.
 constexpr size_t kLookBackMisses = 8;
+// Lines passed over that are looked at one by one, after an event that waits for a dated line
+// (its bound, or its rank's work going on): at most this many, then it stops waiting.
+constexpr size_t kLinesWaitedFor = 1 << 16;
 constexpr double kHalfYear = 183 * 86400.0;
 // A file's first lines, read for a full date even when the filter passes over them.
 constexpr size_t kDateSampleLines = 64;
@@ -65,6 +69,7 @@ struct FileState {
   // Causes read in this file, until a dated line of their rank's work minutes after them shows
   // the process went on (see read_skipped): the event's index, and the time it happened by.
   std::vector<std::pair<size_t, std::optional<double>>> faults_awaiting_work;
+  size_t lines_left_to_wait = 0;  // for those and `undated` (kLinesWaitedFor)
 };
 
 // The civil UTC date and time of `seconds` since the epoch.
@@ -99,34 +104,31 @@ LineOrigin origin_of(std::string_view line, int year) {
   return parse_line(as_printed(line), year).origin;
 }
 
-// The origin of the last dated line of `lines`, looking back a bounded way: a
-// traceback's lines are undated, and so is the error at its end, which happened at about the
-// time of the progress line above it.
-// `below`, if given, is set to the number of lines after it.
-std::optional<LineOrigin> last_time_in(std::string_view lines, int year, size_t* below = nullptr) {
+// Whether `line` may hold a time of day: every time origin_of() reads has hours and minutes
+// ("10:12"). A cheap test in front of it for the lines passed over.
+bool may_hold_time(std::string_view line) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (size_t colon = line.find(':'); colon != std::string_view::npos;
+       colon = line.find(':', colon + 1))
+    if (colon > 0 && colon + 2 < line.size() && digit(line[colon - 1]) &&
+        digit(line[colon + 1]) && digit(line[colon + 2]))
+      return true;
+  return false;
+}
+
+// The origin of the last dated line of `lines`, looking back a bounded way: a traceback's lines
+// are undated, and so is the error at its end, which happened at about the time of the progress
+// line above it.
+std::optional<LineOrigin> last_time_in(std::string_view lines, int year) {
   if (lines.size() > kLookBackBytes) lines.remove_prefix(lines.size() - kLookBackBytes);
   while (!lines.empty() && lines.back() == '\n') lines.remove_suffix(1);
   for (size_t n = 0; n < kLookBackLines && !lines.empty(); ++n) {
     const size_t start = line_start(lines, lines.size() - 1);
-    if (LineOrigin o = origin_of(lines.substr(start), year); o.time) {
-      if (below) *below = n;
-      return o;
-    }
+    if (LineOrigin o = origin_of(lines.substr(start), year); o.time) return o;
     lines.remove_suffix(lines.size() - start);
     if (!lines.empty()) lines.remove_suffix(1);  // its '\n'
   }
   return std::nullopt;
-}
-
-// The origin of the first dated line among the first lines of `lines`.
-std::optional<LineOrigin> first_time_in(std::string_view lines, int year) {
-  size_t looked_at = 0;
-  std::optional<LineOrigin> found;
-  for_each_line(lines.substr(0, kLookBackBytes), [&](std::string_view line) {
-    if (found || ++looked_at > kLookBackLines) return;
-    if (LineOrigin o = origin_of(line, year); o.time) found = o;
-  });
-  return found;
 }
 
 // The one host of `hosts` that the name of the file at `path` holds as a word of its own
@@ -272,6 +274,7 @@ struct Triage::Impl {
       e.zone = files[file].zone;
       e.time_inherited = true;
       files[file].undated.push_back(events.size() - 1);
+      files[file].lines_left_to_wait = kLinesWaitedFor;
     }
     if (!o.kernel && !o.uptime) await_work(e, events.size() - 1, time, e.time_inherited);
   }
@@ -279,8 +282,10 @@ struct Triage::Impl {
   // A rank's cause waits for its rank's later lines to show the process went on (read_skipped).
   void await_work(const LogEvent& e, size_t index, std::optional<double> time, bool inherited) {
     auto& awaiting = files[e.file].faults_awaiting_work;
-    if (e.role == "cause" && time && awaiting.size() < kMaxAwaitingWork)
+    if (e.role == "cause" && time && awaiting.size() < kMaxAwaitingWork) {
       awaiting.emplace_back(index, inherited ? std::nullopt : time);
+      files[e.file].lines_left_to_wait = kLinesWaitedFor;
+    }
   }
 
   void read(const std::string& file, size_t line, std::string_view text) {
@@ -577,36 +582,47 @@ struct Triage::Impl {
     if (f->name == "rank") read_so_far.launcher_summary = Evidence{file, line, "rank " + f->value};
   }
 
-  // Lines the filter passed over, the last at `last_line` of `file`. Their first dated line
-  // bounds the time of the undated events above them (a traceback's error, an NCCL WARN), as a
-  // dated line read would. A dated one of a rank's work five minutes or more after a cause of
-  // that rank in the same file shows the process went on past it (a caught out-of-memory, a
-  // skipped batch); a cause with an inherited time is counted from its bound.
+  // Lines the filter passed over, the last at `last_line` of `file`, looked at one by one while
+  // an event waits for what a dated line tells (so that a block reads as its lines one by one).
   void read_skipped(const std::string& file, FileState& state, std::string_view lines,
                     size_t last_line) {
-    if (!state.undated.empty())
-      if (const std::optional<LineOrigin> first = first_time_in(lines, year)) {
-        for (size_t i : state.undated) {
-          read_so_far.events[i].latest = first->time;
-          read_so_far.events[i].latest_year_guessed = first->year_guessed;
-        }
-        state.undated.clear();
-      }
-    if (state.faults_awaiting_work.empty()) return;
-    size_t below = 0;
-    const std::optional<LineOrigin> last = last_time_in(lines, year, &below);
-    if (!last) return;
+    if (state.undated.empty() && state.faults_awaiting_work.empty()) return;
+    size_t line = last_line - newlines(lines);
+    for_each_line_until(lines, [&](std::string_view text) {
+      read_skipped_line(file, state, text, line++);
+      return !state.undated.empty() || !state.faults_awaiting_work.empty();
+    });
+  }
+
+  // A line the filter passed over. The first dated one bounds the time of the undated events
+  // above it (a traceback's error, an NCCL WARN), as a dated line read would. A dated one of a
+  // rank's work five minutes or more after a cause of that rank in the same file shows the
+  // process went on past it (a caught out-of-memory, a skipped batch); a cause with an inherited
+  // time is counted from its bound.
+  void read_skipped_line(const std::string& file, FileState& state, std::string_view text,
+                         size_t line) {
+    if (state.lines_left_to_wait == 0) {
+      state.undated.clear();               // (no date within kLinesWaitedFor: no bound)
+      state.faults_awaiting_work.clear();  // (no work going on: they stand)
+      return;
+    }
+    --state.lines_left_to_wait;
+    if (!may_hold_time(text)) return;
+    const LineOrigin o = origin_of(text, year);
+    if (!o.time) return;
+    for (size_t i : state.undated) {
+      read_so_far.events[i].latest = o.time;
+      read_so_far.events[i].latest_year_guessed = o.year_guessed;
+    }
+    state.undated.clear();
+    const std::optional<int> rank = o.rank ? o.rank : rank_from_file_name(file);
     std::erase_if(state.faults_awaiting_work, [&](std::pair<size_t, std::optional<double>>& f) {
       LogEvent& e = read_so_far.events[f.first];
-      if (!f.second) {  // the first dated line: among the region's first lines, or `last`
-        const std::optional<LineOrigin> first = first_time_in(lines, year);
-        f.second = first ? first->time : last->time;
-      }
-      const std::optional<int> rank = last->rank ? last->rank : rank_from_file_name(file);
-      if ((rank && e.rank && *rank != *e.rank) || *last->time - *f.second < kSurvivedAfter)
+      if (!f.second) f.second = o.time;
+      if ((rank && e.rank && *rank != *e.rank) || *o.time - *f.second < kSurvivedAfter)
         return false;
-      e.went_on_after = *last->time - *f.second;
-      e.went_on_line = last_line - below;
+      e.went_on_after = *o.time - *f.second;
+      e.went_on_line = line;
       return true;
     });
   }

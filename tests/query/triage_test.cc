@@ -1115,6 +1115,33 @@ TEST_CASE("a rank's work going on minutes after its error shows the job went on 
       CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
     }
   }
+  SUBCASE("in a file of all ranks whose last line is another rank's, as line by line") {
+    const std::string log = "3: " + before + "3: 2025-03-04 10:00:02 RuntimeError: CUDA error: "
+                            "out of memory\n3: " + later + "0: " + later;
+    for (bool by_line : {false, true}) {
+      CAPTURE(by_line);
+      Triage t(test::bundled_store());
+      if (by_line) add_file(t, "train.log", log);
+      else t.add_lines("train.log", 1, log);
+      const TriageReport r = t.report();
+      CHECK_FALSE(r.first_fault);
+      REQUIRE(r.faults.size() == 1);
+      CHECK(r.faults[0].set_aside.find("(train.log:3)") != std::string::npos);
+    }
+  }
+  SUBCASE("far above the region's last lines, as line by line") {
+    std::string log = "3: " + before + "3: 2025-03-04 10:00:02 RuntimeError: CUDA error: "
+                      "out of memory\n3: " + later;
+    for (int i = 0; i < 100; ++i) log += "0: 2025-03-04 10:31:00 INFO step 1501 loss 1.9\n";
+    for (bool by_line : {false, true}) {
+      CAPTURE(by_line);
+      Triage t(test::bundled_store());
+      if (by_line) add_file(t, "train.log", log);
+      else t.add_lines("train.log", 1, log);
+      const TriageReport r = t.report();
+      CHECK_FALSE(r.first_fault);
+    }
+  }
   SUBCASE("the same error again after the work went on, and no work after it: it stands") {
     Triage t(test::bundled_store());
     t.add_lines("rank_3.log", 1, before + oom + retried + later + oom);
