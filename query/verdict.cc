@@ -521,13 +521,20 @@ class Judge {
     const std::string& category = no_entry ? f.category : facts(f.entry_id).category;
     const std::string name = !no_entry ? f.entry_id : f.role == "hang" ? "a hang" : "a kill";
     r.verdict_evidence.push_back({f.file, f.line, f.text});
+    // The GPU's driver reporting its own failure (an Xid of the driver class: its firmware timed
+    // out, the GPU stopped) is the node's fault, to be reset or drained, not the job's settings.
+    const bool node_driver = category == "driver" && f.entry_id.starts_with("xid-");
     if (category == "application" || category == "resource" || category == "framework")
       r.verdict = "code";
+    else if (node_driver)
+      r.verdict = "hardware";
     else if (category == "configuration" || category == "driver")
       r.verdict = "configuration";
     r.verdict_reason = r.verdict == "unknown"
                            ? "the first fault (" + name + ") does not tell code from hardware"
-                           : "the first fault is " + name + " (" + category + ")";
+                       : node_driver ? "the first fault is " + name +
+                                           " (the GPU's driver or firmware failed on that node)"
+                                     : "the first fault is " + name + " (" + category + ")";
   }
 
   // A part of `c`'s checkpoint that started before it and never completed, if any: another

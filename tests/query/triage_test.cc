@@ -1267,4 +1267,28 @@ TEST_CASE("an Xid takes the rank whose process or GPU NCCL named") {
 
 }  // TEST_SUITE
 
+TEST_CASE("the GPU's driver failing on a node is the node's fault, a driver mismatch a setting") {
+  SUBCASE("Xid 119: the driver lost its GPU's firmware") {
+    Triage t(test::bundled_store());
+    add_file(t, "dmesg.txt",
+             "[Sun Feb 23 16:24:18 2025] NVRM: Xid (PCI:0000:9b:00): 119, pid=2024380, "
+             "name=python, Timeout after 6s of waiting for RPC response from GPU4 GSP! Expected "
+             "function 103 (GSP_RM_ALLOC) (0x2081 0x4).");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "xid-119");
+    CHECK(r.verdict == "hardware");
+  }
+  SUBCASE("NVML's driver/library version mismatch: the node's setup") {
+    Triage t(test::bundled_store());
+    add_file(t, "rank0.log",
+             "2025-02-23 16:24:18,000 ERROR Failed to initialize NVML: Driver/library version "
+             "mismatch");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "nvml-driver-library-mismatch");
+    CHECK(r.verdict == "configuration");
+  }
+}
+
 }  // namespace gpuerr::query
