@@ -320,7 +320,9 @@ ParsedLine parse_line(std::string_view line, int year) {
 std::optional<int> rank_from_file_name(std::string_view path) {
   const size_t slash = path.rfind('/');
   const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  static const RE2 re(R"((?i)(?:rank|worker|proc)[_.-]?(\d{1,6})(?:\D|$))");
+  // "worker" and "proc" only at the start: a pod named "<job>-worker-1" (Kubeflow's PyTorchJob
+  // and MPIJob) is a node's, whose processes hold several ranks.
+  static const RE2 re(R"((?i)(?:rank|^worker|^proc)[_.-]?(\d{1,6})(?:\D|$))");
   // Slurm's per-task output, `--output=train-%j-%t.out`: the job id, then the task's number.
   static const RE2 slurm_task(R"([-_.]\d{3,}[-_.](\d{1,6})\.(?:out|err|log|txt)$)");
   std::string rank;

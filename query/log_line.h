@@ -38,7 +38,7 @@ struct ParsedLine {
 ParsedLine parse_line(std::string_view line, int year);
 
 /// The rank a per-rank log file's name gives ("rank_3.log", "worker-12.out", "log.rank7.txt",
-/// Slurm's `%j-%t` "train-7712-6.out"), or nullopt.
+/// Slurm's `%j-%t` "train-7712-6.out"), or nullopt (also for a pod's, "llm-ft-worker-0.txt").
 std::optional<int> rank_from_file_name(std::string_view path);
 
 /// Calls `each` for every line of `lines` (lines separated by '\n', the last one may lack it),

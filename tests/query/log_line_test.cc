@@ -98,6 +98,9 @@ TEST_CASE("a per-rank file's name gives its rank") {
   CHECK_FALSE(rank_from_file_name("slurm-7712.out"));  // the job's, not a task's
   CHECK_FALSE(rank_from_file_name("run-2024-03-05.log"));
   CHECK_FALSE(rank_from_file_name("dmesg.txt"));
+  // a Kubernetes pod's log: the pod runs a node's ranks
+  CHECK_FALSE(rank_from_file_name("kubectl-logs_llm-ft-worker-0.txt"));
+  CHECK_FALSE(rank_from_file_name("mpijob-worker-3.log"));
   CHECK_FALSE(rank_from_file_name("rank/train.log"));  // a folder, not the file
 }
 
