@@ -275,11 +275,13 @@ std::optional<WatchdogLine> read_watchdog(std::string_view message) {
 std::optional<NcclPlacement> read_nccl_placement(std::string_view message) {
   static const RE2 bus(R"(\bbusId ([0-9a-fA-F]{1,15})\b)");
   static const RE2 nodes(R"(\bnNodes (\d+) localRanks (\d+)\b)");
+  static const RE2 comm(R"(\bcomm 0x[0-9a-fA-F]+ rank (\d{1,6}) nranks (\d{1,6})\b)");
   NcclPlacement p;
   std::string hex;
-  int n = 0, local = 0;
+  int n = 0, local = 0, rank = 0, ranks = 0;
   if (RE2::PartialMatch(message, bus, &hex)) p.bus_id = std::stol(hex, nullptr, 16);
   if (RE2::PartialMatch(message, nodes, &n, &local)) p.nodes = n, p.local_ranks = local;
+  if (p.bus_id && RE2::PartialMatch(message, comm, &rank, &ranks)) p.rank = rank, p.ranks = ranks;
   if (!p.bus_id && !p.nodes) return std::nullopt;
   return p;
 }

@@ -81,6 +81,7 @@ struct NcclPlacement {
   std::optional<long> bus_id;
   std::optional<int> nodes;
   std::optional<int> local_ranks;
+  std::optional<int> rank, ranks;  // "comm 0x... rank 9 nranks 16 ...": in that communicator
 };
 std::optional<NcclPlacement> read_nccl_placement(std::string_view message);
 

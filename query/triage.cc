@@ -144,13 +144,19 @@ std::string host_in_file_name(std::string_view path, const std::set<std::string>
     }
     return false;
   };
-  std::string found;
+  // A name and an address in one file name are one machine's ("dmesg-T_10.0.1.22_trn-a22.txt",
+  // where pdsh named it by address and NCCL by name): the name is kept, as the kernel prints it.
+  auto address = [](const std::string& host) {
+    return host.find_first_not_of("0123456789.") == std::string::npos;
+  };
+  std::string found, found_address;
   for (const std::string& host : hosts) {
     if (host.empty() || !in_name(host)) continue;
-    if (!found.empty()) return "";
-    found = host;
+    std::string& slot = address(host) ? found_address : found;
+    if (!slot.empty()) return "";
+    slot = host;
   }
-  return found;
+  return found.empty() ? found_address : found;
 }
 
 // Is `path` the folder `folder` or in it?
@@ -183,6 +189,9 @@ struct Triage::Impl {
   std::map<std::string, FileState> files;
   std::map<int, std::string> host_of_rank;  // from lines naming both ("11: node8:1:2 [3] NCCL")
   std::map<int, std::pair<std::string, long>> process_of_rank;  // (short host, pid), from NCCL
+  // A process's rank in the largest of its NCCL communicators, and that communicator's size:
+  // "comm 0x... rank 9 nranks 16 ... busId 3b000" (for a log whose lines carry no rank).
+  std::map<std::pair<std::string, long>, std::pair<int, int>> comm_rank_of_process;
   std::map<std::string, CheckpointEvent> unfinished_parts;  // path -> the start of its save
   std::set<std::string> groups_with_ended_parts;  // checkpoints whose parts' ends are logged
   size_t processes = 0;  // (host, pid) pairs in read_so_far.placement
@@ -508,6 +517,10 @@ struct Triage::Impl {
     const std::optional<NcclPlacement> n = read_nccl_placement(p.message);
     if (!n) return;
     if (n->bus_id && it->second.size() < kMaxGpusPerProcess) it->second.insert(*n->bus_id);
+    if (n->rank) {  // (the rank in its largest communicator, which may be the job's)
+      auto [comm, added] = comm_rank_of_process.try_emplace({host, *p.origin.pid}, *n->ranks, *n->rank);
+      if (!added && *n->ranks > comm->second.first) comm->second = {*n->ranks, *n->rank};
+    }
     if (n->nodes) job.nodes = std::max(job.nodes, *n->nodes);
     if (n->local_ranks) job.local_ranks[host] = std::max(job.local_ranks[host], *n->local_ranks);
   }
@@ -703,6 +716,12 @@ TriageReport Triage::report() const {
   // named for one of the job's hosts ("dmesg-T_gpu-a12.txt") is that host's.
   std::map<std::pair<std::string, long>, int> rank_of_process;
   for (const auto& [rank, process] : impl_->process_of_rank) rank_of_process.emplace(process, rank);
+  // Where no line names its rank, a process's rank in the job's communicator (the largest any
+  // process printed) is its rank.
+  int world = 0;
+  for (const auto& [process, comm] : impl_->comm_rank_of_process) world = std::max(world, comm.first);
+  for (const auto& [process, comm] : impl_->comm_rank_of_process)
+    if (comm.first == world) rank_of_process.emplace(process, comm.second);
   for (LogEvent& e : facts.events) {
     auto it = impl_->files.find(e.file);
     if (e.host.empty() && it != impl_->files.end()) e.host = it->second.host;

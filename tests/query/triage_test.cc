@@ -1291,4 +1291,28 @@ TEST_CASE("the GPU's driver failing on a node is the node's fault, a driver mism
   }
 }
 
+TEST_CASE("an Xid's rank from NCCL's communicator lines, when no line names a rank") {
+  // DeepSpeed's launcher runs pdsh with the hosts' addresses; NCCL's lines say each process's
+  // rank in the job's communicator (and in smaller ones, which do not count)
+  Triage t(test::bundled_store());
+  add_file(t, "deepspeed.log",
+           "10.0.1.22: trn-a22:45001:45001 [0] NCCL INFO comm 0x55d0c8a08000 rank 8 nranks 16 "
+           "cudaDev 0 nvmlDev 0 busId 18000 commId 0x8d3c5f2e1a7b9c41 - Init COMPLETE\n"
+           "10.0.1.22: trn-a22:45002:45002 [1] NCCL INFO comm 0x55d0c8a09000 rank 9 nranks 16 "
+           "cudaDev 1 nvmlDev 1 busId 3b000 commId 0x8d3c5f2e1a7b9c41 - Init COMPLETE\n"
+           "10.0.1.22: trn-a22:45002:45002 [1] NCCL INFO comm 0x55d0c8b00000 rank 1 nranks 8 "
+           "cudaDev 1 nvmlDev 1 busId 3b000 commId 0x11 - Init COMPLETE\n"
+           "10.0.1.22: [rank8]:[E1206 04:11:09.461000 ProcessGroupNCCL.cpp:627] [Rank 8] To "
+           "avoid data inconsistency, we are taking the entire process down.\n");
+  add_file(t, "dmesg-T_10.0.1.22_trn-a22.txt",
+           "[Sun Dec  6 03:41:07 2026] NVRM: Xid (PCI:0000:3b:00): 119, pid=45002, name=python, "
+           "Timeout after 6s of waiting for RPC response from GPU1 GSP! Expected function 76 "
+           "(GSP_RM_CONTROL) (0x20800a4c 0x0).");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "xid-119");
+  CHECK(r.first_fault->host == "trn-a22");
+  CHECK(r.first_fault->rank == 9);
+}
+
 }  // namespace gpuerr::query
