@@ -518,7 +518,8 @@ struct Triage::Impl {
     if (!n) return;
     if (n->bus_id && it->second.size() < kMaxGpusPerProcess) it->second.insert(*n->bus_id);
     if (n->rank) {  // (the rank in its largest communicator, which may be the job's)
-      auto [comm, added] = comm_rank_of_process.try_emplace({host, *p.origin.pid}, *n->ranks, *n->rank);
+      auto [comm, added] =
+          comm_rank_of_process.try_emplace({host, *p.origin.pid}, *n->ranks, *n->rank);
       if (!added && *n->ranks > comm->second.first) comm->second = {*n->ranks, *n->rank};
     }
     if (n->nodes) job.nodes = std::max(job.nodes, *n->nodes);
@@ -628,7 +629,8 @@ struct Triage::Impl {
       read_so_far.events[i].latest_year_guessed = o.year_guessed;
     }
     state.undated.clear();
-    const std::optional<int> rank = o.rank ? o.rank : rank_from_file_name(file);
+    if (!state.named_rank) state.named_rank = rank_from_file_name(file);
+    const std::optional<int> rank = o.rank ? o.rank : *state.named_rank;
     std::erase_if(state.faults_awaiting_work, [&](std::pair<size_t, std::optional<double>>& f) {
       LogEvent& e = read_so_far.events[f.first];
       if (!f.second) f.second = o.time;
@@ -719,7 +721,8 @@ TriageReport Triage::report() const {
   // Where no line names its rank, a process's rank in the job's communicator (the largest any
   // process printed) is its rank.
   int world = 0;
-  for (const auto& [process, comm] : impl_->comm_rank_of_process) world = std::max(world, comm.first);
+  for (const auto& [process, comm] : impl_->comm_rank_of_process)
+    world = std::max(world, comm.first);
   for (const auto& [process, comm] : impl_->comm_rank_of_process)
     if (comm.first == world) rank_of_process.emplace(process, comm.second);
   for (LogEvent& e : facts.events) {
