@@ -24,6 +24,10 @@ struct NumberContext {
   const char* family;
   GuardedPattern pattern;
   bool as_written = false;
+  // For a pattern whose first group is the text between the family's name and the number: a
+  // word that, found there, gives the number to another family ("... CUDA kernels ... NCCL
+  // error: ... with error 12" is not CUDA error 12).
+  const char* not_across = nullptr;
 };
 
 const std::vector<NumberContext> kNumberContexts = {
@@ -36,8 +40,9 @@ const std::vector<NumberContext> kNumberContexts = {
     {"nccl", {"nccl info", R"(\bnccl info [\w/.]+:\d+ -> (\d+)\b)"}},
     // "CUDA error 700", "CUDA runtime error (700)", "cudaError 700", "cudaError_t = 700"
     {"cuda", {"cuda", R"(\bcuda(?:[ \t]+runtime)?[ \t]*error(?:_t)?(?:[ \t]+code)?[ \t]*[:=#]?[ \t]*\(?(\d+)\b)"}},
-    // "(error 700)" or "error code 700" on a line that says CUDA elsewhere
-    {"cuda", {"cuda", R"(cuda[^\n]*?\berror(?:[ \t]+code)?[ \t]*[:=#]?[ \t]*\(?(\d+)\)?)"}},
+    // "(error 700)" or "error code 700" on a line that says CUDA elsewhere, with no NCCL between
+    {"cuda", {"cuda", R"(cuda([^\n]*?)\berror(?:[ \t]+code)?[ \t]*[:=#]?[ \t]*\(?(\d+)\)?)"}, false,
+     "nccl"},
     // "Check failed: error == cudaSuccess (2 vs. 0)" (Caffe and glog), "Return value 46 from
     // 'cudaStreamCreate(...)'"
     {"cuda", {"cudasuccess", R"(\bcudasuccess[ \t]*\((\d+)[ \t]*vs\.?[ \t]*0\))"}},
@@ -135,11 +140,14 @@ std::vector<std::string> code_keys(std::string_view text) {
     const RE2& pattern = patterns[i];
     const std::string_view read = c.as_written ? text : std::string_view(lower);
     re2::StringPiece input(read.data(), read.size());
-    std::string family = c.family, number;
+    std::string family = c.family, number, between;
     const bool named = !family.empty();
-    while (named ? RE2::FindAndConsume(&input, pattern, &number)
-                 : RE2::FindAndConsume(&input, pattern, &family, &number))
+    while (!named           ? RE2::FindAndConsume(&input, pattern, &family, &number)
+           : c.not_across ? RE2::FindAndConsume(&input, pattern, &between, &number)
+                          : RE2::FindAndConsume(&input, pattern, &number)) {
+      if (c.not_across && between.find(c.not_across) != std::string::npos) continue;
       add(keys, code_key(family) + ":" + std::to_string(std::stoul(number.substr(0, 9))));
+    }
   }
   return keys;
 }

@@ -61,13 +61,19 @@ double confidence(const Evidence& e, size_t query_words) {
 }
 
 // Two entries named by the same kind of exact evidence (both by a code, or both by a signature)
-// are both less certain: the text holds two errors, or one of the matches is loose.
-void mark_contested(std::vector<Match>& matches) {
+// are both less certain: the text holds two errors, or one of the matches is loose. An echo
+// (an entry whose role is "consequence", such as PyTorch's DSA hint after every CUDA error)
+// does not make the error it echoes less certain.
+void mark_contested(std::vector<Match>& matches, const std::set<std::string>& echoes) {
   auto kind = [](const Match& m) { return 2 * !m.code.empty() + !m.signature.empty(); };
   for (Match& m : matches) {
     if (kind(m) == 0) continue;
-    for (const Match& other : matches)
-      if (&other != &m && kind(other) == kind(m)) m.confidence = std::min(m.confidence, kContested);
+    const bool echo = echoes.count(m.entry_id) != 0;
+    for (const Match& other : matches) {
+      if (&other == &m || kind(other) != kind(m)) continue;
+      if (!echo && echoes.count(other.entry_id)) continue;
+      m.confidence = std::min(m.confidence, kContested);
+    }
   }
 }
 
@@ -137,7 +143,7 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const Match& a, const Match& b) { return a.score > b.score; });
-  mark_contested(out);
+  mark_contested(out, exact_cause ? echoes : std::set<std::string>{});
   attach_analyses(store, shown, out);
   return out;
 }

@@ -45,6 +45,10 @@ TEST_CASE("error names and numbers in context become code keys") {
        {"managedcuda", "managed_cuda", "cudaexception", "cuda_exception", "erroroutofmemory",
         "error_out_of_memory", "cuda_error_out_of_memory"}},
       {"returned 700 items", {}},        // a number without a family is no code
+      // a number after NCCL's name is NCCL's, though CUDA was named earlier on the line
+      {"the nature of CUDA kernels, ... NCCL error: remote process exited ... Last error: "
+       "NET/IB : Got completion from peer 10.1.2.3<39138> with error 12, opcode 0",
+       {}},
       // a number must be on the line that names its family: srun -l's prefix on the next line
       {"3: RuntimeError: CUDA error: unknown error\n3: CUDA kernel errors",
        {"runtimeerror", "runtime_error"}},

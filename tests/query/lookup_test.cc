@@ -1,5 +1,7 @@
 #include "query/lookup.h"
 
+#include <algorithm>
+
 #include <doctest/doctest.h>
 
 #include "tests/support.h"
@@ -116,6 +118,24 @@ TEST_CASE("two entries with the same kind of exact evidence are both less certai
   const std::vector<Match> alone = lookup(bundled_store(), "CUDA error: misaligned address");
   CHECK(m[0].confidence < alone.front().confidence);
   CHECK(m[1].confidence >= kConfident);
+}
+
+TEST_CASE("an echo does not make the error it follows less certain") {
+  // PyTorch appends the DSA hint to every CUDA error; it is not a second error
+  const std::string error = "RuntimeError: CUDA error: an illegal memory access was encountered";
+  const std::vector<Match> alone = lookup(bundled_store(), error);
+  const std::vector<Match> m = lookup(
+      bundled_store(),
+      error + "\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n");
+  REQUIRE(!alone.empty());
+  REQUIRE(!m.empty());
+  CHECK(m[0].entry_id == "illegal-memory-access");
+  CHECK(m[0].confidence == doctest::Approx(alone.front().confidence));
+  const auto hint = std::find_if(m.begin(), m.end(), [](const Match& x) {
+    return x.entry_id == "pytorch-dsa-trailer";
+  });
+  REQUIRE(hint != m.end());
+  CHECK(hint->confidence < m[0].confidence);  // the echo itself stays contested
 }
 
 TEST_CASE("an analysis lands on the entry whose signature matches its line, and nowhere else") {
