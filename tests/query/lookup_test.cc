@@ -120,6 +120,22 @@ TEST_CASE("two entries with the same kind of exact evidence are both less certai
   CHECK(m[1].confidence >= kConfident);
 }
 
+TEST_CASE("beside an error named exactly, a full-text match is a candidate, not an answer") {
+  // every word of this message is also in the cuSPARSE and cuFFT "not supported" entries
+  const std::vector<Match> m = lookup(bundled_store(),
+                                      "RuntimeError: CUDA error: operation not supported\n"
+                                      "For debugging consider passing CUDA_LAUNCH_BLOCKING=1.");
+  REQUIRE(m.size() >= 2);
+  CHECK(m[0].entry_id == "cuda-not-supported");
+  size_t text_only = 0;
+  for (const Match& x : m) {
+    if (!x.code.empty() || !x.signature.empty()) continue;
+    ++text_only;
+    CHECK(x.confidence < kConfident);
+  }
+  CHECK(text_only > 0);
+}
+
 TEST_CASE("an echo does not make the error it follows less certain") {
   // PyTorch appends the DSA hint to every CUDA error; it is not a second error
   const std::string error = "RuntimeError: CUDA error: an illegal memory access was encountered";
