@@ -120,6 +120,20 @@ TEST_CASE("two entries with the same kind of exact evidence are both less certai
   CHECK(m[1].confidence >= kConfident);
 }
 
+TEST_CASE("nvidia-smi -q's row remapper block names the Xid entry of its state") {
+  const auto remapper = [](const char* pending, const char* failure) {
+    return std::string("    Remapped Rows\n"
+                       "        Correctable Error                 : 0\n"
+                       "        Uncorrectable Error               : 2\n"
+                       "        Pending                           : ") +
+           pending + "\n        Remapping Failure Occurred        : " + failure + "\n";
+  };
+  CHECK(top_entry(lookup(bundled_store(), remapper("Yes", "No"))) == "xid-63");
+  CHECK(top_entry(lookup(bundled_store(), remapper("No", "Yes"))) == "xid-64");
+  for (const Match& m : lookup(bundled_store(), remapper("No", "No")))  // nothing waits or failed
+    CHECK(m.signature.empty());
+}
+
 TEST_CASE("beside an error named exactly, a full-text match is a candidate, not an answer") {
   // every word of this message is also in the cuSPARSE and cuFFT "not supported" entries
   const std::vector<Match> m = lookup(bundled_store(),
