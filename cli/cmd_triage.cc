@@ -41,6 +41,11 @@ std::string iso_time(double seconds) {
   return out;
 }
 
+// What an event is: its entry, or for one no entry names, its role ("killed", "exception").
+const std::string& what(const query::LogEvent& e) {
+  return e.entry_id.empty() ? e.role : e.entry_id;
+}
+
 std::string place(const query::LogEvent& e) {
   std::string who;
   if (e.rank) who = "rank " + std::to_string(*e.rank);
@@ -140,7 +145,7 @@ void print_report(const query::TriageReport& r) {
     const std::string where =
         f.file.empty() ? "no line of its own in the input" : f.file + ":" + std::to_string(f.line);
     std::cout << "First fault: " << place(f) << (f.time ? ", " + iso_time(*f.time) : "") << "  ["
-              << where << "]\n  " << (f.entry_id.empty() ? f.role : f.entry_id)
+              << where << "]\n  " << what(f)
               << ": " << f.text << '\n';
     std::cout << "Verdict:     " << r.verdict << " (" << r.verdict_reason << ")\n";
     for (const query::Evidence& e : r.verdict_evidence)
@@ -151,14 +156,14 @@ void print_report(const query::TriageReport& r) {
     if (!r.first_action_note.empty()) std::cout << "  (" << r.first_action_note << ")\n";
     std::cout << "Cascade:     " << r.cascade_count << " lines explained by it";
     for (size_t i = 0; i < r.cascade.size() && i < 4; ++i)
-      std::cout << (i ? ", " : ": ") << r.cascade[i].entry_id << " (" << place(r.cascade[i])
+      std::cout << (i ? ", " : ": ") << what(r.cascade[i]) << " (" << place(r.cascade[i])
                 << (r.cascade[i].count > 1 ? ", x" + std::to_string(r.cascade[i].count) : "")
                 << ")";
     if (r.cascade.size() > 4) std::cout << " and " << r.cascade.size() - 4 << " more";
     std::cout << '\n';
   }
   for (size_t i = r.first_fault ? 1 : 0; i < r.faults.size(); ++i)
-    std::cout << "Also:        " << r.faults[i].entry_id << " on " << place(r.faults[i])
+    std::cout << "Also:        " << what(r.faults[i]) << " on " << place(r.faults[i])
               << (r.faults[i].set_aside.empty() ? ""
                                                 : " (set aside: " + r.faults[i].set_aside + ")")
               << "  [" << r.faults[i].file << ":" << r.faults[i].line << "]\n";

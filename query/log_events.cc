@@ -1,6 +1,7 @@
 #include "query/log_events.h"
 
 #include <array>
+#include <cctype>
 #include <vector>
 
 #include <hs/hs.h>
@@ -166,11 +167,28 @@ std::optional<SaveLine> read_save(std::string_view message) {
   return save;
 }
 
-bool shows_work(std::string_view lines, std::optional<int> rank, int year) {
+bool in_traceback(std::string_view message) {
   // A traceback's header, frames and carets, the lines that join two of them, C++ frames.
   static const RE2 traceback(
       R"(^(?:\s|Traceback \(most recent call last\)|File "|\^|~|During handling of|)"
       R"(The above exception|frame #\d|Exception raised from))");
+  return RE2::PartialMatch(message, traceback);
+}
+
+std::optional<ExceptionLine> read_exception(std::string_view message) {
+  if (message.empty() || !std::isalpha(static_cast<unsigned char>(message[0])))
+    return std::nullopt;
+  // "ZeroDivisionError: division by zero", "torch.distributed.DistBackendError: ...",
+  // "ModuleNotFoundError: No module named 'x'", a bare "StopIteration" is not one (no Error).
+  static const RE2 exception(R"(^(?:[A-Za-z_]\w*\.)*([A-Z]\w*(?:Error|Exception))(?::\s|:?$))");
+  ExceptionLine e;
+  if (!RE2::PartialMatch(message, exception, &e.type)) return std::nullopt;
+  e.environment = e.type == "ImportError" || e.type == "ModuleNotFoundError" ||
+                  e.type == "FileNotFoundError" || e.type == "PermissionError";
+  return e;
+}
+
+bool shows_work(std::string_view lines, std::optional<int> rank, int year) {
   constexpr size_t kMostLines = 64;
   size_t looked_at = 0;
   bool work = false, after_frame = false;
@@ -182,7 +200,7 @@ bool shows_work(std::string_view lines, std::optional<int> rank, int year) {
     if (start == std::string_view::npos) return;
     const bool source_line = after_frame;
     after_frame = p.message.substr(start).starts_with("File \"");
-    if (source_line || RE2::PartialMatch(p.message, traceback)) in_traceback = true;
+    if (source_line || query::in_traceback(p.message)) in_traceback = true;
     else if (!p.origin.rank || !rank || p.origin.rank == rank) shows = true;
   };
   for_each_line(lines, [&](std::string_view text) {
@@ -316,6 +334,7 @@ std::optional<KillLine> read_kill(std::string_view message) {
   static const RE2 sigkill_pid(R"(Signal 9 \(SIGKILL\) received by PID (\d+))");
   static const RE2 mpirun(
       R"(mpirun noticed that process rank (\d+) with PID (\d+) on node \S+ exited on signal 9\b)");
+  static const RE2 data_loader(R"(DataLoader worker \(pid (\d+)\) is killed by signal: Killed)");
   KillLine k;
   long pid = 0;
   int number = 0;
@@ -327,6 +346,7 @@ std::optional<KillLine> read_kill(std::string_view message) {
   else if (RE2::PartialMatch(message, torchrun, &number, &pid)) k.local_rank = number, k.pid = pid;
   else if (RE2::PartialMatch(message, sigkill_pid, &pid)) k.pid = pid;
   else if (RE2::PartialMatch(message, mpirun, &number, &pid)) k.rank = number, k.pid = pid;
+  else if (RE2::PartialMatch(message, data_loader, &pid)) k.pid = pid;
   else return std::nullopt;
   return k;
 }

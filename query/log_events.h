@@ -94,7 +94,7 @@ struct XidPlace {
 XidPlace read_xid_place(std::string_view message);
 
 /// A process ended by a signal it cannot catch: the kernel's out-of-memory killer, Slurm's memory
-/// enforcement, or a SIGKILL a launcher reports. Such a process prints nothing of its own, so
+/// enforcement, or a SIGKILL a launcher (or PyTorch, of a DataLoader worker) reports. Such a process prints nothing of its own, so
 /// these lines are the only trace of it.
 struct KillLine {
   bool host_memory = false;       // the OOM killer (host RAM); else SIGKILL, sender unknown
@@ -104,6 +104,21 @@ struct KillLine {
   std::string host;               // srun names the node
 };
 std::optional<KillLine> read_kill(std::string_view message);
+
+/// The line that ends a Python traceback: the exception that was not caught ("ZeroDivisionError:
+/// division by zero", "torch.distributed.DistBackendError: ..."). Only a name ending in Error or
+/// Exception counts: KeyboardInterrupt and SystemExit are raised by a signal or by the program's
+/// own exit. A line is such an ending only when the line before it is a traceback's
+/// (in_traceback).
+struct ExceptionLine {
+  std::string type;          // "ZeroDivisionError", "ImportError"
+  bool environment = false;  // the environment lacks what was asked for: a module, a file
+};
+std::optional<ExceptionLine> read_exception(std::string_view message);
+
+/// Is `message` a line of a traceback above its last: its header, a frame, a frame's source
+/// line (indented), carets, the words that join two tracebacks, a C++ frame?
+bool in_traceback(std::string_view message);
 
 /// Launcher teardown around a failure (SIGTERM to peers, ChildFailedError, srun and mpirun
 /// exits, `terminate called`, Slurm's cancel): cascade, never a cause. Not a Slurm cancel that

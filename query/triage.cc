@@ -70,6 +70,10 @@ struct FileState {
   // the process went on (see read_skipped): the event's index, and the time it happened by.
   std::vector<std::pair<size_t, std::optional<double>>> faults_awaiting_work;
   size_t lines_left_to_wait = 0;  // for those and `undated` (kLinesWaitedFor)
+  // The last line seen, read or passed over, is a traceback's (in_traceback, or the source line
+  // below a frame: a launcher's prefix such as "[rank6]:" takes its indent away), or a frame's
+  // "File ..." line.
+  bool last_in_traceback = false, last_frame = false;
 };
 
 // The civil UTC date and time of `seconds` since the epoch.
@@ -185,6 +189,7 @@ struct Triage::Impl {
   CueScanner cues;
   std::unordered_map<std::string, std::optional<Match>> line_cache;
   mutable std::map<std::string, EntryFacts> facts;
+  LogEvent dropped;  // what add_event_of hands back past kMaxEvents
   std::map<std::string, size_t> event_index;  // identity key -> position in read.events
   std::map<std::string, FileState> files;
   std::map<int, std::string> host_of_rank;  // from lines naming both ("11: node8:1:2 [3] NCCL")
@@ -255,9 +260,33 @@ struct Triage::Impl {
   void add_event(const std::string& file, size_t line, std::string_view text,
                  const LineOrigin& o, std::optional<double> time, const Match& m) {
     const EntryFacts& f = facts_of(m.entry_id);
+    LogEvent& e = add_event_of(m.entry_id, f.role, f.category, file, line, text, o, time);
+    if (e.line != line || e.file != file) return;  // (seen before: counted)
+    e.confidence = m.confidence;
+    if (m.analysis) e.reading = m.analysis->verdict;
+  }
+
+  // An uncaught exception that no entry names: the program's own error (the catalogue is of GPU
+  // failures), or its environment's when a module or file was missing.
+  void add_exception(const std::string& file, size_t line, std::string_view text,
+                     const LineOrigin& o, std::optional<double> time, const ExceptionLine& x) {
+    LogEvent& e = add_event_of("", "exception", x.environment ? "configuration" : "application",
+                               file, line, text, o, time, x.type);
+    if (e.line == line && e.file == file)
+      e.reading = "an uncaught " + x.type + " ended the program on this rank" +
+                  (x.environment ? ": something it needed was missing from its environment" : "");
+  }
+
+  // The event of `entry_id` (or, for an exception, of `type`) on this line's rank or host: a new
+  // one, or the one seen before there, counted again. An event dropped past kMaxEvents is a
+  // throwaway.
+  LogEvent& add_event_of(const std::string& entry_id, const std::string& role,
+                         const std::string& category, const std::string& file, size_t line,
+                         std::string_view text, const LineOrigin& o, std::optional<double> time,
+                         const std::string& type = "") {
     std::string who = o.rank ? "r" + std::to_string(*o.rank)
                              : o.host + "/" + (o.local_rank ? std::to_string(*o.local_rank) : file);
-    const std::string key = m.entry_id + "|" + who;
+    const std::string key = (entry_id.empty() ? "exception:" + type : entry_id) + "|" + who;
     if (auto it = event_index.find(key); it != event_index.end()) {
       LogEvent& again = read_so_far.events[it->second];
       ++again.count;
@@ -267,18 +296,16 @@ struct Triage::Impl {
                     [&](const auto& f) { return f.first == it->second; });
       if (file == again.file && !o.kernel && !o.uptime)
         await_work(again, it->second, time, time && !o.time);
-      return;
+      return again;
     }
     std::vector<LogEvent>& events = read_so_far.events;
-    if (events.size() >= kMaxEvents) return;
+    if (events.size() >= kMaxEvents) return dropped = LogEvent{};
     event_index.emplace(key, events.size());
     LogEvent& e = events.emplace_back();
-    e.entry_id = m.entry_id, e.role = f.role, e.category = f.category;
-    e.confidence = m.confidence;
+    e.entry_id = entry_id, e.role = role, e.category = category;
     e.rank = o.rank, e.local_rank = o.local_rank, e.host = o.host, e.pid = o.pid;
     e.time = time, e.year_guessed = o.year_guessed, e.zone = o.zone;
     e.file = file, e.line = line, e.text = clipped(text), e.order = order;
-    if (m.analysis) e.reading = m.analysis->verdict;
     if (time && !o.time && !o.uptime) {
       e.zone = files[file].zone;
       e.time_inherited = true;
@@ -286,12 +313,14 @@ struct Triage::Impl {
       files[file].lines_left_to_wait = kLinesWaitedFor;
     }
     if (!o.kernel && !o.uptime) await_work(e, events.size() - 1, time, e.time_inherited);
+    return e;
   }
 
   // A rank's cause waits for its rank's later lines to show the process went on (read_skipped).
   void await_work(const LogEvent& e, size_t index, std::optional<double> time, bool inherited) {
     auto& awaiting = files[e.file].faults_awaiting_work;
-    if (e.role == "cause" && time && awaiting.size() < kMaxAwaitingWork) {
+    if ((e.role == "cause" || e.role == "exception") && time &&
+        awaiting.size() < kMaxAwaitingWork) {
       awaiting.emplace_back(index, inherited ? std::nullopt : time);
       files[e.file].lines_left_to_wait = kLinesWaitedFor;
     }
@@ -465,8 +494,8 @@ struct Triage::Impl {
       if (w->timed_out_seq) r.timed_out_seq = w->timed_out_seq, r.file = file, r.line = line;
       if (w->last_enqueued) r.last_enqueued = w->last_enqueued;
     }
-    if (std::optional<KillLine> k = read_kill(p.message))
-      add_kill(file, line, text, p.origin, time, *k);
+    const std::optional<KillLine> kill = read_kill(p.message);
+    if (kill) add_kill(file, line, text, p.origin, time, *kill);
     if (is_teardown(p.message)) {
       ++read_so_far.teardown_lines;
       return;
@@ -479,8 +508,25 @@ struct Triage::Impl {
     if (p.origin.time && !p.origin.year_guessed)
       read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*p.origin.time),
                                           *p.origin.time);
-    if (std::optional<Match> m = match_line(p.message))
+    const bool after_traceback = state.last_in_traceback;
+    note_traceback_line(state, p.message);
+    if (std::optional<Match> m = match_line(p.message)) {
       add_event(file, line, text, p.origin, time, *m);
+    } else if (after_traceback && !kill) {  // (a kill's own report is read as the kill)
+      if (std::optional<ExceptionLine> x = read_exception(p.message))
+        add_exception(file, line, text, p.origin, time, *x);
+    }
+  }
+
+  // What `message`, the next line of its file, says of a traceback (see FileState).
+  static void note_traceback_line(FileState& state, std::string_view message) {
+    state.last_in_traceback = state.last_frame || in_traceback(message);
+    state.last_frame = is_frame(message);
+  }
+
+  static bool is_frame(std::string_view message) {
+    const size_t start = message.find_first_not_of(" \t");
+    return start != std::string_view::npos && message.substr(start).starts_with("File \"");
   }
 
   // NCCL's lines tell where the job's processes run, and on which GPUs (see JobPlacement); a
@@ -600,6 +646,14 @@ struct Triage::Impl {
   // an event waits for what a dated line tells (so that a block reads as its lines one by one).
   void read_skipped(const std::string& file, FileState& state, std::string_view lines,
                     size_t last_line) {
+    // (only the last two lines of the run bear on the line read after it)
+    const size_t last_break = lines.rfind('\n');
+    if (last_break != std::string_view::npos) {
+      const size_t before = lines.rfind('\n', last_break - (last_break > 0));
+      const size_t from = before == std::string_view::npos || last_break == 0 ? 0 : before + 1;
+      note_traceback_line(state, parse_line(lines.substr(from, last_break - from), year).message);
+    }
+    note_traceback_line(state, parse_line(lines.substr(last_break + 1), year).message);
     if (state.undated.empty() && state.faults_awaiting_work.empty()) return;
     size_t line = last_line - newlines(lines);
     for_each_line_until(lines, [&](std::string_view text) {

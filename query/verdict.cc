@@ -28,6 +28,19 @@ constexpr const char* kSigkillAction =
     "process|oom-kill'` (the out-of-memory killer: host memory); under Slurm, `sacct -j <jobid> "
     "-o JobID,State,ExitCode,MaxRSS,Elapsed,Timelimit` (OUT_OF_MEMORY, TIMEOUT or CANCELLED); "
     "otherwise the container runtime or a person. The ranks that failed after it are its echo.";
+// What to do first about an uncaught exception no entry names: the program's own error, or its
+// environment's when a module or file was missing.
+constexpr const char* kExceptionAction =
+    "Read the traceback that ends at this line, on that rank: its last frames in your own code "
+    "are where it failed, and the other ranks' errors after it (collective timeouts, lost "
+    "connections) are its echo. Fix that and resume from the checkpoint below; rerunning "
+    "unchanged fails the same way.";
+constexpr const char* kEnvironmentExceptionAction =
+    "Compare that node's environment with one that works: the package or file the exception "
+    "names (`python -c 'import <module>'`, `pip list`, the container image and its tag, the path "
+    "and who may read it). A build of one package for another version of another (an extension "
+    "built for a different torch: `undefined symbol`) counts: reinstall it for the versions "
+    "present.";
 constexpr size_t kSameReportLines = 40;  // lines a traceback keeps below its fault's first line
 
 struct Facts {
@@ -74,7 +87,9 @@ bool says_word(std::string_view text, std::string_view word) {
 
 // (a "memory-notice", a repair the GPU's memory recorded, stops nothing: it is no fault, but
 // saves after it are judged as after a memory error)
-bool is_fault(const std::string& role) { return role == "cause" || role == "memory-error"; }
+bool is_fault(const std::string& role) {
+  return role == "cause" || role == "memory-error" || role == "exception";
+}
 
 bool hardware_like(const Facts& f) {
   return f.role == "memory-error" || f.category == "hardware" || f.hardware == "yes";
@@ -319,7 +334,7 @@ class Judge {
   // completes no saves): the job went on past it (a caught and retried out-of-memory, an elastic
   // restart, another tenant's Xid). That save, if there is one.
   const CheckpointEvent* survived(const LogEvent& e) const {
-    if (e.role != "cause" || !e.time) return nullptr;
+    if ((e.role != "cause" && e.role != "exception") || !e.time) return nullptr;
     const double ended = span(e).second;
     for (const CheckpointEvent& c : in_.checkpoints)
       if (c.completed && c.time &&
@@ -337,7 +352,7 @@ class Judge {
       return "the job went on past it: a save completed " +
              std::to_string(static_cast<long>((*save->time - span(e).second) / 60)) +
              " minutes later (" + save->file + ":" + std::to_string(save->line) + ")";
-    if (e.role == "cause" && e.went_on_after)
+    if ((e.role == "cause" || e.role == "exception") && e.went_on_after)
       return "the job went on past it: its rank's work goes on " +
              std::to_string(static_cast<long>(*e.went_on_after / 60)) + " minutes later (" +
              e.file + ":" + std::to_string(e.went_on_line) + ")";
@@ -357,7 +372,12 @@ class Judge {
       const bool killed_first =
           kill && (clock_.before(*kill, f) || (f.time_inherited && kill->time &&
                                                *kill->time <= span(f).second));
-      if (killed_first && facts(f.entry_id).category == "communication")
+      // an uncaught exception near the out-of-memory killer's kill on its host: the kill took
+      // a process it needed (a DataLoader worker), and the exception is its echo (the kernel's
+      // clock and the program's may be seconds apart)
+      const bool killed_near = kill && f.role == "exception" && kill->category == "resource" &&
+                               near(*kill, f) && may_be_on_one_host(*kill, f);
+      if ((killed_first && facts(f.entry_id).category == "communication") || killed_near)
         r.first_fault = kill;
       else
         name_rank(*r.first_fault);
@@ -451,6 +471,9 @@ class Judge {
     // (a repair recorded after a GPU's memory error is part of that error's cascade)
     if (!e.set_aside.empty() && e.role != "memory-notice") return false;
     if (e.role == "consequence") return true;
+    // a program's own exception after the first fault: its echo (a peer's lost connection, a
+    // chained exception of the same rank)
+    if (e.role == "exception" && !clock_.before(e, f)) return true;
     if (f.role == "killed")  // its peers lose contact with it
       return facts(e.entry_id).category == "communication";
     if (e.entry_id == f.entry_id) return true;  // the same fault seen by other ranks
@@ -517,9 +540,12 @@ class Judge {
         return;
       }
     }
-    const bool no_entry = f.role == "killed" || f.role == "hang";
+    const bool no_entry = f.entry_id.empty();  // a kill, a hang, an uncaught exception
     const std::string& category = no_entry ? f.category : facts(f.entry_id).category;
-    const std::string name = !no_entry ? f.entry_id : f.role == "hang" ? "a hang" : "a kill";
+    const std::string name = !no_entry            ? f.entry_id
+                             : f.role == "hang"   ? "a hang"
+                             : f.role == "killed" ? "a kill"
+                                                  : "an uncaught exception";
     r.verdict_evidence.push_back({f.file, f.line, f.text});
     // The GPU's driver reporting its own failure (an Xid of the driver class: its firmware timed
     // out, the GPU stopped) is the node's fault, to be reset or drained, not the job's settings.
@@ -659,6 +685,10 @@ class Judge {
     } else if (r.first_fault->role == "killed") {
       r.first_action =
           r.first_fault->category == "resource" ? kHostMemoryKillAction : kSigkillAction;
+      return;
+    } else if (r.first_fault->role == "exception") {
+      r.first_action = r.first_fault->category == "configuration" ? kEnvironmentExceptionAction
+                                                                   : kExceptionAction;
       return;
     }
     if (r.first_fault->role == "hang")

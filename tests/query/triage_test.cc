@@ -1315,4 +1315,64 @@ TEST_CASE("an Xid's rank from NCCL's communicator lines, when no line names a ra
   CHECK(r.first_fault->rank == 9);
 }
 
+TEST_CASE("a rank's uncaught exception that no entry names is its fault: code, or the setup's") {
+  // torchrun's prefix takes the source lines' indent away: a source line is known by its frame
+  const std::string traceback =
+      "2026-08-12 04:45:20,100 - INFO - step 3410 loss 1.25\n"
+      "[rank6]:Traceback (most recent call last):\n"
+      "[rank6]:  File \"/workspace/train.py\", line 97, in compute_loss\n"
+      "[rank6]:    loss = loss_sum / n_tokens\n";
+  const std::string timeout =
+      "2026-08-12 04:55:22,000 - ERROR - [rank2]:[E812 04:55:22.000 ProcessGroupNCCL.cpp:607] "
+      "[Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=33071, "
+      "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600012 "
+      "milliseconds before timing out.\n";
+  {
+    Triage t(test::bundled_store());
+    add_file(t, "train.log", traceback + "[rank6]:ZeroDivisionError: division by zero\n" + timeout);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->role == "exception");
+    CHECK(r.first_fault->rank == 6);
+    CHECK(r.first_fault->line == 5);
+    CHECK(r.verdict == "code");
+    CHECK(r.cascade_count >= 1);  // the peer's timeout is its echo
+  }
+  {  // a module missing, or built for other versions: the setup
+    Triage t(test::bundled_store());
+    add_file(t, "train.log",
+             traceback + "[rank6]:ImportError: /env/flash_attn_2_cuda.so: undefined symbol: _ZN3c10\n");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->role == "exception");
+    CHECK(r.verdict == "configuration");
+  }
+  {  // the same words outside a traceback are a log line, not a fault
+    Triage t(test::bundled_store());
+    add_file(t, "train.log",
+             "2026-08-12 04:45:20,100 - INFO - step 3410 loss 1.25\n"
+             "ValueError: bad sample 17, skipped\n");
+    CHECK_FALSE(t.report().first_fault);
+  }
+}
+
+TEST_CASE("a DataLoader worker killed near the out-of-memory killer's kill: the kill is first") {
+  // the kernel's clock and the program's are seconds apart: the exception reads earlier
+  Triage t(test::bundled_store());
+  add_file(t, "train.log",
+           "2026-03-14 04:52:13,000 - INFO - step 7010\n"
+           "[rank3]:Traceback (most recent call last):\n"
+           "[rank3]:  File \"/usr/lib/python3/torch/utils/data/dataloader.py\", line 1133, in "
+           "_try_get_data\n"
+           "[rank3]:    data = self._data_queue.get(timeout=timeout)\n"
+           "[rank3]:RuntimeError: DataLoader worker (pid 402381) is killed by signal: Killed.\n");
+  add_file(t, "gpu-p11_journalctl-k.txt",
+           "Mar 14 04:52:35 gpu-p11 kernel: Out of memory: Killed process 402381 (pt_main_thread) "
+           "total-vm:71244080kB, anon-rss:38113244kB, file-rss:67412kB, shmem-rss:1048576kB");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "killed");
+  CHECK(r.first_fault->category == "resource");
+}
+
 }  // namespace gpuerr::query
