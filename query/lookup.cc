@@ -27,8 +27,8 @@ constexpr double kSignatureOnly = 0.97;
 constexpr double kCodeOnly = 0.93;
 constexpr double kContested = 0.9;
 constexpr double kTextOnlyMax = 0.65;
-// Full text alone, beside an entry named by a code or a signature that is not an echo: a
-// candidate, not an answer. On tests/eval (886 labelled messages) 110 such full-text answers
+// Full text alone, beside an entry named by a code or a signature that is not an echo, or for
+// an echo: a candidate, not an answer. On tests/eval (886 labelled messages) 110 full-text answers
 // stood beside an exact one, and none was the expected entry.
 constexpr double kTextBesideExact = 0.45;
 
@@ -148,10 +148,13 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   std::stable_sort(out.begin(), out.end(),
                    [](const Match& a, const Match& b) { return a.score > b.score; });
   mark_contested(out, exact_cause ? echoes : std::set<std::string>{});
-  if (exact_cause)
-    for (Match& m : out)
-      if (m.code.empty() && m.signature.empty())
-        m.confidence = std::min(m.confidence, kTextBesideExact);
+  // Full text alone is a candidate, not an answer, beside an exact cause; and for an echo (a
+  // kill's or a timeout's report), whose words many messages share ("killed", "process",
+  // "timeout") and which names no cause of its own.
+  for (Match& m : out)
+    if (m.code.empty() && m.signature.empty() &&
+        (exact_cause || store.role(m.entry_id) == "consequence"))
+      m.confidence = std::min(m.confidence, kTextBesideExact);
   attach_analyses(store, shown, out);
   return out;
 }

@@ -161,10 +161,16 @@ TEST_CASE("kills are read from the kernel, Slurm and the launchers") {
   CHECK(read_kill("mpirun noticed that process rank 3 with PID 0 on node n7 exited on signal 9 "
                   "(Killed).")
             ->rank == 3);
-  // an exit, a SIGTERM, or a worker's death with no sender named are not kills read here
+  // PyTorch's report of a DataLoader worker's SIGKILL (the sender is not named)
+  const std::optional<KillLine> worker =
+      read_kill("RuntimeError: DataLoader worker (pid 19597) is killed by signal: Killed.");
+  REQUIRE(worker);
+  CHECK_FALSE(worker->host_memory);
+  CHECK(worker->pid == 19597);
+  // an exit, a SIGTERM, or a worker's death by another signal are not kills read here
   CHECK_FALSE(read_kill("srun: error: gpu-a01: tasks 0-3: Exited with exit code 1"));
   CHECK_FALSE(read_kill("failed (exitcode: 1) local_rank: 0 (pid: 5540) of binary: python"));
-  CHECK_FALSE(read_kill("DataLoader worker (pid 19597) is killed by signal: Killed."));
+  CHECK_FALSE(read_kill("DataLoader worker (pid 3216) is killed by signal: Bus error."));
 }
 
 }  // TEST_SUITE
