@@ -2,11 +2,13 @@
 
 #include <cstdio>
 #include <ctime>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <re2/re2.h>
 
 #include "query/lazy_patterns.h"
+#include "query/log_line.h"
 
 namespace gpuerr::query {
 namespace {
@@ -243,6 +245,52 @@ std::string unwrap_long_lines(std::string_view text) {
     start = end + 1;
   }
   return out;
+}
+
+std::string unwrap_table_cells(std::string_view text, bool glue) {
+  const auto trimmed = [](std::string_view s) {
+    const size_t from = s.find_first_not_of(" \t");
+    if (from == std::string_view::npos) return std::string_view();
+    return s.substr(from, s.find_last_not_of(" \t\r") - from + 1);
+  };
+  // A row's cells, or none when the line is not a table row ("| a | b |": three bars or more).
+  const auto cells_of = [&](std::string_view line) {
+    std::vector<std::string_view> cells;
+    line = trimmed(line);
+    if (line.size() < 2 || line.front() != '|' || line.back() != '|') return cells;
+    for (size_t from = 1, bar; (bar = line.find('|', from)) != std::string_view::npos;
+         from = bar + 1)
+      cells.push_back(trimmed(line.substr(from, bar - from)));
+    if (cells.size() < 2) cells.clear();
+    return cells;
+  };
+  std::string out;
+  std::vector<std::string> row;  // the logical row being joined
+  bool table = false;
+  const auto flush = [&] {
+    for (size_t i = 0; i < row.size(); ++i) out += (i ? " | " : "") + row[i];
+    if (!row.empty()) out += '\n';
+    row.clear();
+  };
+  for_each_line(text, [&](std::string_view line) {
+    const std::vector<std::string_view> cells = cells_of(line);
+    if (cells.empty()) {
+      flush();
+      out.append(line).push_back('\n');
+      return;
+    }
+    table = true;
+    if (!row.empty() && cells.size() == row.size() && cells[0].empty()) {  // a continuation
+      for (size_t i = 0; i < cells.size(); ++i)
+        if (!cells[i].empty())
+          row[i] += (row[i].empty() || glue ? "" : " ") + std::string(cells[i]);
+      return;
+    }
+    flush();
+    for (std::string_view c : cells) row.emplace_back(c);
+  });
+  flush();
+  return table ? out : std::string();
 }
 
 std::string search_text(std::string_view text) {

@@ -35,6 +35,13 @@ std::string as_printed(std::string_view text);
 inline constexpr size_t kWrappedWidth = 70;
 std::string unwrap_long_lines(std::string_view text);
 
+/// The rows of tables drawn with '|' borders (dcgmi diag's, Triton server's model table), each
+/// row's cells with the continuation rows under them (first column blank) joined on: the tool
+/// wraps a long cell at the column's width, often mid-word ("Rese" / "t GPU"). `glue` joins the
+/// pieces with nothing, else with a space (a wrap at a word's end). Cells are written one after
+/// another, " | " between them; other lines stay. Empty when `text` has no such table.
+std::string unwrap_table_cells(std::string_view text, bool glue);
+
 /// The words worth searching for: `as_printed`, then timestamps, rank and host prefixes,
 /// hexadecimal addresses, paths and plain numbers removed. What is left is ordinary text, for
 /// the full-text layer only (signatures and codes read the less-cleaned text).

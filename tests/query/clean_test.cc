@@ -97,6 +97,25 @@ TEST_CASE("search text drops what varies between two occurrences of one failure"
   }
 }
 
+TEST_CASE("a table's wrapped cells are joined to their row") {
+  // dcgmi diag and Triton server draw tables and wrap a long cell at the column's width
+  const std::string table =
+      "+---------------+----------------------------+\n"
+      "| Memory        | GPU 0 Error: CUDA-capable  |\n"
+      "|               | device(s) is/are busy or u |\n"
+      "|               | navailable                 |\n"
+      "| Info          | ok                         |\n"
+      "+---------------+----------------------------+";
+  CHECK(unwrap_table_cells(table, true) ==
+        "+---------------+----------------------------+\n"
+        "Memory | GPU 0 Error: CUDA-capabledevice(s) is/are busy or unavailable\n"
+        "Info | ok\n"
+        "+---------------+----------------------------+\n");
+  CHECK(unwrap_table_cells(table, false).find(
+            "CUDA-capable device(s) is/are busy or u navailable") != std::string::npos);
+  CHECK(unwrap_table_cells("no table | here\n| one cell |", true).empty());
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query

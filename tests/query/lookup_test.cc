@@ -120,6 +120,17 @@ TEST_CASE("two entries with the same kind of exact evidence are both less certai
   CHECK(m[1].confidence >= kConfident);
 }
 
+TEST_CASE("a message wrapped inside a drawn table's cell still matches its signature") {
+  const std::string table =
+      "+-----------------+------------------------------------------------+\n"
+      "| Warning         | GPU 0 API call cudaStreamCreate failed: 'CUDA  |\n"
+      "|                 | -capable device(s) is/are busy or unavailable  |\n"
+      "|                 | ' Check system logs. Rese                      |\n"
+      "|                 | t GPU.                                         |\n"
+      "+-----------------+------------------------------------------------+\n";
+  CHECK(top_entry(lookup(bundled_store(), table)) == "cuda-devices-unavailable");
+}
+
 TEST_CASE("nvidia-smi -q's row remapper block names the Xid entry of its state") {
   const auto remapper = [](const char* pending, const char* failure) {
     return std::string("    Remapped Rows\n"
