@@ -127,6 +127,7 @@ std::optional<SaveLine> read_save(std::string_view message) {
   // The word is not taken from inside a path ("Configuration saved in out/checkpoint-9/...").
   static const RE2 done(
       R"(Checkpoint \S+ is ready now|\[Torch\] Saved \S|)"
+      R"(Async checkpoint save for step \d+ .*finalized successfully|)"
       R"(Finished saving the checkpoint|Model weights saved in|)"
       R"(\b(?:saved|wrote|written|stored|committed)\b[^\n/]{0,40}?\b(?:checkpoint|ckpt)|)"
       R"(\b(?:checkpoint|ckpt)\b[^\n/]{0,80}?\b(?:saved|written|stored|committed|complete[d]?|)"
@@ -134,10 +135,13 @@ std::optional<SaveLine> read_save(std::string_view message) {
       case_blind());
   // Starts of saves whose end the same framework reports: DeepSpeed (each part's "[Torch] Saving
   // <file>..." and the whole's "is about to be saved!"), torchtitan, Hugging Face Trainer,
-  // Megatron ("saving checkpoint at iteration 100 to ..." then "successfully saved").
+  // Megatron ("saving checkpoint at iteration 100 to ..." then "successfully saved"), NeMo's
+  // asynchronous saves ("Scheduled async checkpoint save for <path>", written in the background
+  // while training goes on, until "Async checkpoint save for step N (<path>) finalized").
   static const RE2 started_end_logged(
       R"(Checkpoint \S+ is about to be saved|Saving the checkpoint \(or staging|)"
-      R"(Saving model checkpoint\b|\[Torch\] Saving \S|saving checkpoint at iteration)",
+      R"(Saving model checkpoint\b|\[Torch\] Saving \S|saving checkpoint at iteration|)"
+      R"(Scheduled async checkpoint save for)",
       case_blind());
   // Starts whose end is never logged: Lightning's ModelCheckpoint prints "saving model to
   // '<path>'" before it writes, and a loop of one's own "saving checkpoint ...".

@@ -70,6 +70,16 @@ bool logger_tag(re2::StringPiece& in, LineOrigin&, int) {
   return true;
 }
 
+// NeMo's logger: "[NeMo I 2026-07-22 03:34:06 model_checkpoint:522] " (a local time)
+bool nemo(re2::StringPiece& in, LineOrigin& o, int) {
+  static const RE2 re(
+      R"(\[NeMo [A-Z] (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) [\w.-]+:\d+\]\s*)");
+  std::string y, mo, d, h, mi, s;
+  if (!RE2::Consume(&in, re, &y, &mo, &d, &h, &mi, &s)) return false;
+  o.time = utc_seconds(to_int(y), to_int(mo), to_int(d), to_int(h), to_int(mi), to_seconds(s));
+  return true;
+}
+
 bool us_date_time(re2::StringPiece& in, LineOrigin& o, int) {
   // Hugging Face's examples log with "%m/%d/%Y %H:%M:%S": "06/01/2024 09:12:11 - INFO - "
   static const RE2 re(
@@ -250,10 +260,10 @@ bool spaces(re2::StringPiece& in, LineOrigin&, int) {
   return n > 0;
 }
 
-constexpr std::array<Reader, 18> kReaders{
+constexpr std::array<Reader, 19> kReaders{
     spaces,  iso_time, us_date_time, journal_host, dmesg_level, dmesg_wall_time, uptime,
     syslog,  torchrun, mpirun,       kubectl,      ray,         nccl,            glog,
-    srun,    compose,  pdsh,         logger_tag};
+    srun,    compose,  pdsh,         logger_tag,   nemo};
 
 // c10d names the rank inside the message: "[PG 0 Rank 3]", "[Rank 3]". It is the rank within
 // that process group, the job's rank only in the default group (PG 0).

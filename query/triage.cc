@@ -714,6 +714,11 @@ struct Triage::Impl {
     CheckpointEvent* previous = checkpoints.empty() ? nullptr : &checkpoints.back();
     if (completed && previous && !previous->completed)
       checkpoints.pop_back();  // the confirmation of the save that just started
+    // A second start of the same save (Lightning's "saving model to <path>", then NeMo's
+    // "Scheduled async checkpoint save for <path>"): the later line says how it ends.
+    else if (!completed && previous && !previous->completed && previous->file == file &&
+             !save.group.empty() && previous->group == save.group)
+      checkpoints.pop_back();
     // A loop that logs only the start of its saves: when the same log starts another save a
     // while later, training went on after the one before, so that one returned.
     else if (!completed && previous && !previous->completed && previous->file == file && time &&

@@ -418,15 +418,24 @@ class Judge {
   // on an undated line (an NCCL WARN, which takes the time of a dated line above it) happened
   // any time up to the next dated line of its file: another rank's fault of another kind, dated
   // within that span, is more likely what the network error lost contact with.
+  // Likewise a hardware fault dated within an undated error's span, on the GPU that error's
+  // process used: the GPU failing is more likely the error's cause (a rank's "unspecified launch
+  // failure" after the last dated line of its file, and its GPU's Xid 79 in the kernel log).
   const LogEvent& first_of(const std::vector<LogEvent>& faults) {
     const LogEvent& front = faults.front();
-    if (!front.time_inherited || facts(front.entry_id).category != "communication") return front;
+    if (!front.time_inherited) return front;
     const double by = span(front).second;  // (infinite when no dated line came after it)
-    if (!std::isfinite(by)) return front;
-    for (const LogEvent& e : faults)
-      if (e.time && !e.time_inherited && *e.time <= by && !same_place(e, front) &&
+    const bool network = facts(front.entry_id).category == "communication";
+    const bool hardware = hardware_like(facts(front.entry_id));
+    for (const LogEvent& e : faults) {
+      if (!e.time || e.time_inherited || *e.time > by) continue;
+      if (network && std::isfinite(by) && !same_place(e, front) &&
           facts(e.entry_id).category != "communication")
         return e;
+      if (!hardware && hardware_like(facts(e.entry_id)) && e.gpu && e.gpu == front.gpu &&
+          may_be_on_one_host(e, front))
+        return e;
+    }
     return front;
   }
 
@@ -477,7 +486,9 @@ class Judge {
     if (f.role == "killed")  // its peers lose contact with it
       return facts(e.entry_id).category == "communication";
     if (e.entry_id == f.entry_id) return true;  // the same fault seen by other ranks
-    if (!clock_.before(f, e)) return false;
+    // (an undated line, `e`, may have come any time up to the next dated line of its file)
+    const bool maybe_after = e.time_inherited && f.time && *f.time <= span(e).second;
+    if (!clock_.before(f, e) && !maybe_after) return false;
     const Facts& ff = facts(f.entry_id);
     const Facts& ef = facts(e.entry_id);
     // a poisoned context explains the rank's later CUDA errors, not the GPU's own reports

@@ -107,6 +107,14 @@ TEST_CASE("saves are read in the words frameworks and training loops use") {
   CHECK(completed("Model weights saved in ./out/checkpoint-1000/model.safetensors"));
   CHECK(started("saving checkpoint at iteration   11000 to /ckpt"));
   CHECK(started("[Rank 0] Writing checkpoint shard 3/8"));
+  // NeMo's asynchronous save: written in the background until its end is logged
+  const std::optional<SaveLine> async = read_save(
+      "Scheduled async checkpoint save for /results/ckpt/step=5999-consumed=3072000.ckpt");
+  REQUIRE(async);
+  CHECK_FALSE(async->completed);
+  CHECK(async->end_logged);
+  CHECK(completed("Async checkpoint save for step 5000 (/results/ckpt/step=4999-consumed="
+                  "2560000.ckpt) finalized successfully."));
   CHECK_FALSE(read_save("Configuration saved in ./out/checkpoint-1000/config.json"));
   // failures and loads are not saves
   CHECK_FALSE(read_save("RuntimeError: failed to save checkpoint to /ckpt: No space left"));

@@ -75,7 +75,8 @@ TEST_CASE("times of every common format become seconds since the epoch") {
                            "kern  :warn  : 2024-03-05T10:12:01,000000+00:00 NVRM: Xid x",
                            "[INFO|trainer.py:3042] 2024-03-05 10:12:01,000 >> x",
                            "[2024-03-05 10:12:01,000][src.callbacks][INFO] - x",
-                           "[titan] 2024-03-05 10:12:01,000 - root - INFO - x"}) {
+                           "[titan] 2024-03-05 10:12:01,000 - root - INFO - x",
+                           "[NeMo I 2024-03-05 10:12:01 model_checkpoint:522] x"}) {
     CAPTURE(line);
     const ParsedLine p = parse_line(line, 2024);
     REQUIRE(p.origin.time);
@@ -83,6 +84,7 @@ TEST_CASE("times of every common format become seconds since the epoch") {
   }
   CHECK(parse_line("[2024-03-05 10:12:01,000][src.callbacks][INFO] - x", 2024).message ==
         "[src.callbacks][INFO] - x");
+  CHECK(parse_line(" 0: [NeMo E 2024-03-05 10:12:01 nemo_logging:393] x", 2024).message == "x");
   CHECK_FALSE(parse_line("[INFO|trainer.py:3042] no date here", 2024).origin.time);
   CHECK_FALSE(parse_line("2024-03-05 10:12:01x", 2024).origin.time);  // not a time's end
   const ParsedLine uptime = parse_line("[ 8812.402117] NVRM: Xid", 2024);

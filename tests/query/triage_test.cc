@@ -1375,4 +1375,51 @@ TEST_CASE("a DataLoader worker killed near the out-of-memory killer's kill: the 
   CHECK(r.first_fault->category == "resource");
 }
 
+TEST_CASE("an undated error after a stale date, and its GPU's Xid dated within its span") {
+  // the rank's last dated line is half an hour before its NCCL WARN: the WARN happened any time
+  // after it, and the Xid on its GPU is more likely its cause than its echo
+  Triage t(test::bundled_store());
+  add_file(t, "train.log",
+           nccl_init(2, "node-a", 4402, "3b000", 1, 4) +
+               "[rank2]:2024-05-02 10:00:00,100 INFO step 4000\n"
+               "[rank2]:Epoch 0: 4250/50000 [1:12:14<12:08:10, loss=3.41]\n"
+               "[rank2]:node-a:4402:4410 [0] NCCL WARN Cuda failure 'unspecified launch failure'");
+  add_file(t, "kern.log",
+           "May  2 10:31:00 node-a kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=4402, "
+           "name=python3, GPU has fallen off the bus.");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "xid-79");
+  CHECK(r.verdict == "hardware");
+  CHECK(std::any_of(r.cascade.begin(), r.cascade.end(), [](const LogEvent& e) {
+    return e.entry_id == "unspecified-launch-failure";
+  }));
+}
+
+TEST_CASE("NeMo's asynchronous save is complete only when its end is logged") {
+  Triage t(test::bundled_store());
+  add_file(t, "slurm.out",
+           " 0: Epoch 0, global step 5000: 'val_loss' reached 2.13, saving model to "
+           "'/results/ckpt/step=4999.ckpt' as top 3\n"
+           " 0: [NeMo I 2026-07-22 03:30:00 model_checkpoint:497] Scheduled async checkpoint save "
+           "for /results/ckpt/step=4999.ckpt\n"
+           " 0: Training epoch 0, iteration 5009/99999 | reduced_train_loss: 2.203\n"
+           " 0: [NeMo I 2026-07-22 03:34:06 model_checkpoint:522] Async checkpoint save for step "
+           "5000 (/results/ckpt/step=4999.ckpt) finalized successfully.\n"
+           " 0: Training epoch 0, iteration 5999/99999 | reduced_train_loss: 2.251\n"
+           " 0: Epoch 0, global step 6000: 'val_loss' reached 2.17, saving model to "
+           "'/results/ckpt/step=5999.ckpt' as top 3\n"
+           " 0: [NeMo I 2026-07-22 04:13:07 model_checkpoint:497] Scheduled async checkpoint save "
+           "for /results/ckpt/step=5999.ckpt\n"
+           " 0: Training epoch 0, iteration 6009/99999 | reduced_train_loss: 2.249\n"
+           " 0: Training epoch 0, iteration 6019/99999 | reduced_train_loss: 2.247\n"
+           " 0: [NeMo E 2026-07-22 04:13:40 nemo_logging:393] RuntimeError: CUDA error: an "
+           "illegal memory access was encountered");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 4);  // step 4999's finalized save, not step 5999's start
+  CHECK(r.safe_to_resume == true);
+}
+
 }  // namespace gpuerr::query
