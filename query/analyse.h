@@ -16,6 +16,9 @@ struct Analysis {
   std::string line;  // the line the figures were read from, as given
   std::vector<std::pair<std::string, std::string>> figures;  // ("requested", "20.00 MiB"), in a fixed order
   std::string verdict;  // one sentence, e.g. "fragmentation: ... try expandable_segments"
+  // What the verdict found, for programs: "fragmentation", "another process" (most of the GPU's
+  // memory is held outside the failing process), "exhaustion"; empty when undecided.
+  std::string finding;
 };
 
 /// Every analysable message in `text`, in order of appearance; empty when none. Expects

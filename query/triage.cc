@@ -263,7 +263,7 @@ struct Triage::Impl {
     LogEvent& e = add_event_of(m.entry_id, f.role, f.category, file, line, text, o, time);
     if (e.line != line || e.file != file) return;  // (seen before: counted)
     e.confidence = m.confidence;
-    if (m.analysis) e.reading = m.analysis->verdict;
+    if (m.analysis) e.reading = m.analysis->verdict, e.finding = m.analysis->finding;
   }
 
   // An uncaught exception that no entry names: the program's own error (the catalogue is of GPU

@@ -33,6 +33,7 @@ struct LogEvent {
   size_t line = 0;             // 1-based
   std::string text;            // that line, at most a few hundred bytes
   std::string reading;         // what the line's figures say (an analyser's verdict), if any
+  std::string finding;         // and that verdict's finding (Analysis::finding)
   size_t count = 1;            // occurrences collapsed into this event
   size_t order = 0;            // position in the input, for logs without times
   size_t rank_line = 0;        // when the line names no rank: the line nearby that did, if any

@@ -561,7 +561,11 @@ class Judge {
     // The GPU's driver reporting its own failure (an Xid of the driver class: its firmware timed
     // out, the GPU stopped) is the node's fault, to be reset or drained, not the job's settings.
     const bool node_driver = category == "driver" && f.entry_id.starts_with("xid-");
-    if (category == "application" || category == "resource" || category == "framework")
+    // A GPU out of memory because another process holds most of it (a stale run, another
+    // tenant): the job's setting, not its code.
+    const bool held_elsewhere = category == "resource" && f.finding == "another process";
+    if (held_elsewhere) r.verdict = "configuration";
+    else if (category == "application" || category == "resource" || category == "framework")
       r.verdict = "code";
     else if (node_driver)
       r.verdict = "hardware";
@@ -571,7 +575,9 @@ class Judge {
                            ? "the first fault (" + name + ") does not tell code from hardware"
                        : node_driver ? "the first fault is " + name +
                                            " (the GPU's driver or firmware failed on that node)"
-                                     : "the first fault is " + name + " (" + category + ")";
+                       : held_elsewhere ? "the first fault is " + name +
+                                              " (another process held most of the GPU's memory)"
+                                        : "the first fault is " + name + " (" + category + ")";
   }
 
   // A part of `c`'s checkpoint that started before it and never completed, if any: another

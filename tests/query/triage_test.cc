@@ -1422,4 +1422,25 @@ TEST_CASE("NeMo's asynchronous save is complete only when its end is logged") {
   CHECK(r.safe_to_resume == true);
 }
 
+TEST_CASE("a GPU out of memory because another process holds it is the job's setting") {
+  // PyTorch names each process on the GPU, then "this process": what the GPU holds beyond this
+  // process and the free memory is another's
+  const auto verdict = [](const std::string& other, const std::string& own) {
+    Triage t(test::bundled_store());
+    add_file(t, "train.log",
+             "[rank3]:2026-01-29 19:23:10,000 ERROR torch.OutOfMemoryError: CUDA out of memory. "
+             "Tried to allocate 1.95 GiB. GPU 3 has a total capacity of 79.11 GiB of which 1.06 "
+             "GiB is free. Process 2291847 has " + other + " memory in use. Including "
+             "non-PyTorch memory, this process has " + own + " memory in use. Of the allocated "
+             "memory 712.00 MiB is allocated by PyTorch, and 21.87 MiB is reserved by PyTorch "
+             "but unallocated.");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
+    return r.verdict;
+  };
+  CHECK(verdict("76.87 GiB", "1.16 GiB") == "configuration");
+  CHECK(verdict("1.16 GiB", "76.87 GiB") == "code");  // its own use: exhaustion
+}
+
 }  // namespace gpuerr::query
