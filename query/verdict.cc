@@ -366,6 +366,16 @@ class Judge {
     const std::optional<LogEvent> kill = first_kill();
     if (!faults.empty()) {
       r.first_fault = first_of(faults);
+      // A network error first, and a hardware fault on another host reported within minutes
+      // after it (Slurm's "Node failure on <node>" comes only once the controller gives the node
+      // up): the peers lost contact with the failed node, which is the first fault.
+      if (facts(r.first_fault->entry_id).category == "communication")
+        for (const LogEvent& e : faults)
+          if (hardware_like(facts(e.entry_id)) && !same_place(e, *r.first_fault) &&
+              clock_.before(*r.first_fault, e) && near(e, *r.first_fault)) {
+            r.first_fault = e;
+            break;
+          }
       // a rank killed before its peers' network errors is what they lost contact with (before
       // an undated one's bound, the next dated line of its file: see first_of)
       const LogEvent& f = *r.first_fault;

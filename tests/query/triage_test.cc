@@ -1443,4 +1443,17 @@ TEST_CASE("a GPU out of memory because another process holds it is the job's set
   CHECK(verdict("1.16 GiB", "76.87 GiB") == "code");  // its own use: exhaustion
 }
 
+TEST_CASE("a node that died silently, reported minutes after its peers' network errors") {
+  Triage t(test::bundled_store());
+  add_file(t, "slurm-81920.out",
+           "2026-12-08 03:36:14,000 15: node-b:702972:703201 [7] transport/net_ib.cc:2244 NCCL "
+           "WARN NET/IB : Got completion from peer 10.30.0.13<60412> with status=12 opcode=0 "
+           "len=0 vendor err 129 (Send)\n"
+           "2026-12-08 03:38:40,000 srun: error: Node failure on node-c");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "slurm-node-failure");
+  CHECK(r.verdict == "hardware");
+}
+
 }  // namespace gpuerr::query
