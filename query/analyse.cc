@@ -147,10 +147,11 @@ std::optional<Analysis> analyse_memory(std::string_view text) {
   return a;
 }
 
-// "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus."
+// "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus." (older
+// drivers write the address without "PCI:")
 std::optional<Analysis> analyse_xid(std::string_view text) {
-  if (text.find("Xid (PCI:") == std::string_view::npos) return std::nullopt;
-  static const RE2 xid(R"((Xid \(PCI:([0-9A-Fa-f:.]+)\):\s*(\d+)(?:,\s*pid=(\d+|'<unknown>'))?(?:,\s*name=([^,]*))?))");
+  if (text.find("Xid (") == std::string_view::npos) return std::nullopt;
+  static const RE2 xid(R"((Xid \((?:PCI:)?([0-9A-Fa-f]{4}:[0-9A-Fa-f:.]+)\):\s*(\d+)(?:,\s*pid=(\d+|'<unknown>'))?(?:,\s*name=([^,]*))?))");
   re2::StringPiece whole;
   std::string pci, number, pid, name;
   if (!RE2::PartialMatch(text, xid, &whole, &pci, &number, &pid, &name)) return std::nullopt;

@@ -31,8 +31,8 @@ struct NumberContext {
 };
 
 const std::vector<NumberContext> kNumberContexts = {
-    // "NVRM: Xid (PCI:0000:3b:00): 79, pid=..." and "Xid 79"
-    {"xid", {"xid", R"(\bxid\b[ \t]*(?:\(pci:[^)]*\))?[ \t]*[:=]?[ \t]*(\d+))"}},
+    // "NVRM: Xid (PCI:0000:3b:00): 79, pid=...", "Xid 79", and older drivers' "Xid (0000:01:00): 8"
+    {"xid", {"xid", R"(\bxid\b[ \t]*(?:\([^)\n]{0,40}\))?[ \t]*[:=]?[ \t]*(\d+))"}},
     // "NCCL error 1: unhandled cuda error", "Check failed: result == ncclSuccess (1 vs. 0)"
     {"nccl", {"nccl", R"(\bnccl[ \t]+(?:error|failure)[ \t]*[:=#]?[ \t]*\(?(\d+)\b)"}},
     {"nccl", {"ncclsuccess", R"(\bncclsuccess[ \t]*\((\d+)[ \t]*vs\.?[ \t]*0\))"}},

@@ -311,7 +311,7 @@ std::optional<NcclPlacement> read_nccl_placement(std::string_view message) {
 XidPlace read_xid_place(std::string_view message) {
   // NCCL reads "0000:b7:00.0" as the hexadecimal number of its digits; an Xid names the domain,
   // bus and device, and a GPU is function 0.
-  static const RE2 pci(R"(Xid \(PCI:([0-9a-fA-F]{4}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\))");
+  static const RE2 pci(R"(Xid \((?:PCI:)?([0-9a-fA-F]{4}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\))");
   static const RE2 pid(R"(\): \d+, pid=(\d+))");
   XidPlace x;
   std::string domain, bus, device;

@@ -87,6 +87,16 @@ TEST_CASE("a setting a message only suggests is not read as one in effect") {
         V{"NCCL_DEBUG=WARN"});
 }
 
+TEST_CASE("an Xid's GPU address is read with or without 'PCI:' before it") {
+  const XidPlace now = read_xid_place("NVRM: Xid (PCI:0000:b7:00): 79, pid=4242, name=python");
+  const XidPlace old = read_xid_place("NVRM: Xid (0000:b7:00): 13, 0000 00000000 000086b6");
+  REQUIRE(now.bus_id);
+  CHECK(*now.bus_id == 0xb7000);  // as NCCL reads "0000:b7:00.0"
+  CHECK(now.pid == 4242);
+  CHECK(old.bus_id == now.bus_id);
+  CHECK_FALSE(old.pid);
+}
+
 TEST_CASE("saves are read in the words frameworks and training loops use") {
   auto completed = [](std::string_view s) {
     const std::optional<SaveLine> save = read_save(s);

@@ -72,6 +72,16 @@ TEST_CASE("an exact code names its entry even without the message") {
   CHECK(top_entry(lookup(bundled_store(), "kernel failed: CUDA error 214")) == "uncorrectable-ecc");
 }
 
+TEST_CASE("an Xid line of an older driver, without 'PCI:' before the address, names its entry") {
+  const std::vector<Match> m =
+      lookup(bundled_store(), "NVRM: Xid (0000:01:00): 8, Channel 00000000");
+  REQUIRE_FALSE(m.empty());
+  CHECK(m.front().entry_id == "xid-8");
+  CHECK(m.front().confidence >= kConfident);
+  REQUIRE(m.front().analysis);
+  CHECK(m.front().analysis->figures.at(1) == std::pair<std::string, std::string>("pci", "0000:01:00"));
+}
+
 TEST_CASE("search syntax in user text is read as plain words") {
   for (std::string_view message : {"illegal AND memory OR access NEAR \"encountered\" prefix:x *",
                                     "'; DROP TABLE entries; --"}) {
