@@ -1,5 +1,7 @@
-// Fuzzes opening a damaged index: the input replaces kb.sqlite next to a valid xapian/. Opening
-// and reading must either work or throw gpuerr::Error, never crash.
+// Fuzzes opening a damaged index: the input replaces kb.sqlite next to a valid xapian/, cut or
+// padded with zeros to the size the index recorded for it (a file of another size is refused at
+// open, before SQLite reads it). Opening and reading must either work or throw gpuerr::Error,
+// never crash.
 #include <unistd.h>
 
 #include <cstddef>
@@ -7,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "indexer/error.h"
 #include "indexer/index_writer.h"
@@ -40,9 +43,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fs::copy(pristine(), work, fs::copy_options::recursive);
     copied = true;
   }
+  static const uintmax_t records_size = fs::file_size(pristine() / "kb.sqlite");
   {
+    std::string bytes(reinterpret_cast<const char*>(data), size);
+    bytes.resize(records_size, '\0');
     std::ofstream out(work / "kb.sqlite", std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   }
   try {
     const gpuerr::query::Store store(work.string());

@@ -2,10 +2,12 @@
 // the Xapian term prefixes. The indexer writes exactly this; query/ reads exactly this.
 #pragma once
 
+#include <cstddef>
+
 namespace gpuerr::schema {
 
 /// Bumped whenever the stored layout changes; a reader refuses any other version.
-inline constexpr int kVersion = 9;  // 9: signatures_by_key holds the literals
+inline constexpr int kVersion = 10;  // 10: what a lookup reads is in the search index's metadata
 
 inline constexpr const char* kSqliteFile = "kb.sqlite";
 inline constexpr const char* kXapianDir = "xapian";
@@ -13,6 +15,31 @@ inline constexpr const char* kXapianDir = "xapian";
 /// Xapian: the document data is the entry id; these boolean terms filter and find entries.
 inline constexpr const char* kPrefixKind = "XK";  // XKerror, XKenv, XKfaq
 inline constexpr const char* kPrefixId = "Q";     // Qillegal-memory-access (unique id term)
+
+/// Xapian user metadata: everything a lookup reads, so that a lookup never opens the SQLite file
+/// (opening it, reading its schema and preparing its statements cost about 1.3 ms of a lookup's
+/// 8, against 0.2 ms for reading the same from metadata; bench/README.md). Each key is a prefix
+/// and a name; the values are text.
+/// Xapian refuses longer keys; a text's word longer than this is no key of any signature.
+inline constexpr size_t kMaxMetadataKey = 200;
+inline constexpr const char* kMetaSchemaVersion = "schema_version";  // kVersion
+inline constexpr const char* kMetaEntryCount = "entry_count";  // entries written: the doc count
+inline constexpr const char* kMetaRecordsSize = "records_size";  // kb.sqlite's size in bytes
+/// + a code key (code_key(), e.g. "xid:79"): the ids of the entries with that code, one per line,
+/// in id order.
+inline constexpr const char* kMetaCode = "code:";
+/// + a signature key (signature_keys(); nothing for the signatures that have none): a line
+/// "NUMBER<TAB>LITERALS" for each signature filed under it, LITERALS its joined_literals(), so
+/// that a lookup skips the signatures whose literal pieces the text lacks before reading them.
+inline constexpr const char* kMetaSignaturesByKey = "sigkey:";
+/// + a signature's NUMBER: the JSON array [entry id, place in its entry's list, letters (its
+/// signature_letters()), signature, regex (signature_to_regex())].
+inline constexpr const char* kMetaSignature = "sig:";
+/// + the id of an error entry: its role, "cause" when the kb names none.
+inline constexpr const char* kMetaRole = "role:";
+/// + an entry's id: its heading as lookup prints it, a JSON object of the `entries` columns below
+/// but the bodies (role as stored there), with the lists `codes` and `first_actions`.
+inline constexpr const char* kMetaHeading = "head:";
 
 /// Xapian: within-document frequency added per word, by field, so that a word in a title or
 /// signature weighs more under BM25 than the same word in a body.
@@ -36,18 +63,9 @@ CREATE TABLE entries (
   -- the bodies last: they spill into overflow pages, which a read of the columns before them skips
   body_markdown TEXT NOT NULL, body_html TEXT NOT NULL);
 CREATE TABLE codes (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, code TEXT NOT NULL,
-  code_key TEXT NOT NULL, PRIMARY KEY (entry_id, ord)) WITHOUT ROWID;
-CREATE INDEX codes_by_key ON codes(code_key);
+  PRIMARY KEY (entry_id, ord)) WITHOUT ROWID;
 CREATE TABLE signatures (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, signature TEXT NOT NULL,
-  regex TEXT NOT NULL,     -- signature_to_regex(signature), RE2 syntax, matched ignoring case
-  literals TEXT NOT NULL,  -- joined_literals(signature): pieces joined by single spaces
-  letters INTEGER NOT NULL,  -- signature_letters(signature)
-  key TEXT NOT NULL);      -- the rarest of signature_keys(signature); '' when it has none
--- With the literals, so that a lookup tells a key's signatures it can skip from the index alone.
-CREATE INDEX signatures_by_key ON signatures(key, literals);
--- The signatures with no key, all in one row, so that a lookup reads them in one go rather than
--- row by row: for each, a line of its rowid above, a tab and its literals.
-CREATE TABLE unkeyed_signatures (lines TEXT NOT NULL);
+  PRIMARY KEY (entry_id, ord)) WITHOUT ROWID;
 CREATE TABLE actions (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, text TEXT NOT NULL,
   PRIMARY KEY (entry_id, ord)) WITHOUT ROWID;
 CREATE TABLE related (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, related_id TEXT NOT NULL,
@@ -57,9 +75,7 @@ CREATE TABLE examples (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, text TEXT N
 CREATE TABLE documented_codes (family TEXT NOT NULL, code TEXT NOT NULL, name TEXT NOT NULL);
 CREATE TABLE sources (entry_id TEXT NOT NULL, ord INTEGER NOT NULL, title TEXT NOT NULL,
   url TEXT NOT NULL, PRIMARY KEY (entry_id, ord)) WITHOUT ROWID;
--- The signatures keep their rowids (unkeyed_signatures names them), so they need an index by
--- entry id; the links back are read by the id linked to.
-CREATE INDEX signatures_by_entry ON signatures(entry_id);
+-- The links back are read by the id linked to.
 CREATE INDEX related_by_target ON related(related_id);
 )sql";
 

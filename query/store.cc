@@ -9,6 +9,7 @@
 #include <set>
 #include <tuple>
 
+#include <nlohmann/json.hpp>
 #include <re2/re2.h>
 #include <sqlite3.h>
 #include <xapian.h>
@@ -57,63 +58,118 @@ Kind kind_from(const std::string& word) {
 
 }  // namespace
 
+// A lookup reads only the search index: its documents for full text, its metadata for codes,
+// signatures, roles and headings (schema.h). The SQLite file, which holds every field of every
+// entry, is opened on the first call that needs it.
 struct Store::Impl {
   std::string dir;
-  sqlite3* db = nullptr;
-  mutable Statements statements;
   Xapian::Database xapian;
   Xapian::SimpleStopper stopper{std::begin(kStopWords), std::end(kStopWords)};
-  // Signatures compiled so far, by their row in the signatures table.
+  mutable std::mutex records_mutex;
+  mutable sqlite3* db = nullptr;
+  mutable Statements statements;
+  // Signatures compiled so far, by their number.
   mutable std::mutex patterns_mutex;
   mutable std::map<long long, std::unique_ptr<re2::RE2>> patterns;
   mutable std::mutex unkeyed_mutex;
   mutable bool unkeyed_read = false;
   mutable std::string unkeyed_lines;
 
-  ~Impl() {
-    statements.clear();  // a connection with statements left does not close
-    sqlite3_close(db);
+  ~Impl() { close_records(); }
+
+  std::string records_path() const { return (fs::path(dir) / schema::kSqliteFile).string(); }
+
+  // The value of a metadata key; empty when there is none.
+  std::string metadata(const std::string& key) const {
+    if (key.size() > schema::kMaxMetadataKey) return "";
+    try {
+      return xapian.get_metadata(key);
+    } catch (const Xapian::Error& e) {
+      throw Error("cannot read index '" + dir + "': " + e.get_description() + rebuild_hint(dir));
+    }
   }
 
-  const re2::RE2& pattern(long long row, const std::string& regex) const {
+  const re2::RE2& pattern(long long number, const std::string& regex) const {
     const std::lock_guard<std::mutex> lock(patterns_mutex);
-    std::unique_ptr<re2::RE2>& p = patterns[row];
+    std::unique_ptr<re2::RE2>& p = patterns[number];
     if (!p) p = compile_signature_regex(regex);
     return *p;
   }
 
-  // The signatures with no key, a line "rowid<TAB>literals" each (schema.h), read on first use.
+  // The signatures with no key (schema.h), read on first use.
   const std::string& unkeyed_signatures() const {
     const std::lock_guard<std::mutex> lock(unkeyed_mutex);
     if (!unkeyed_read) {
-      Rows rows(statements, dir, "SELECT lines FROM unkeyed_signatures");
-      if (rows.next()) unkeyed_lines = rows.text(0);
+      unkeyed_lines = metadata(schema::kMetaSignaturesByKey);
       unkeyed_read = true;
     }
     return unkeyed_lines;
   }
 
-  void open_sqlite() {
-    const std::string path = (fs::path(dir) / schema::kSqliteFile).string();
-    std::error_code ec;
-    if (!fs::exists(path, ec))
-      throw Error("no index at '" + dir + "': '" + schema::kSqliteFile + "' is missing" +
+  // The statements of the SQLite file, opened and checked on first use.
+  Statements& records() const {
+    const std::lock_guard<std::mutex> lock(records_mutex);
+    if (!db) {
+      try {
+        open_sqlite();
+        check_version();
+        check_complete();
+      } catch (...) {
+        close_records();
+        throw;
+      }
+    }
+    return statements;
+  }
+
+  void close_records() const {
+    statements.clear();  // a connection with statements left does not close
+    sqlite3_close(db);
+    db = nullptr;
+    statements.db = nullptr;
+  }
+
+  // What the constructor checks, from the search index alone: its schema version, that it is
+  // whole, and that the SQLite file beside it is the one written with it (its size: a file cut
+  // short or overwritten, or one from another build, is caught here rather than at first use).
+  void check_search_index() const {
+    const std::string version = metadata(schema::kMetaSchemaVersion);
+    if (version != std::to_string(schema::kVersion))
+      throw Error("index '" + dir + "' has schema version " +
+                  (version.empty() ? std::string("9 or older") : version) +
+                  ", this gpuerr reads version " + std::to_string(schema::kVersion) +
                   rebuild_hint(dir));
-    // SQLite's page cache starts by writing into 20 pages' worth of memory at once, while a
-    // lookup reads about 25 pages in all: taking pages one by one saves 30 of its ~380 page
-    // faults. Possible only before SQLite's first use in the process; later it just says no.
+    const std::string documents = std::to_string(xapian.get_doccount());
+    const std::string written = metadata(schema::kMetaEntryCount);
+    if (documents != written)
+      throw Error("index '" + dir + "' is incomplete: " + documents +
+                  " search documents where " + written + " were written" + rebuild_hint(dir));
+    std::error_code ec;
+    const std::uintmax_t size = fs::file_size(records_path(), ec);
+    const std::string recorded = metadata(schema::kMetaRecordsSize);
+    if (ec || std::to_string(size) != recorded)
+      throw Error("index '" + dir + "' is damaged: '" + schema::kSqliteFile + "' has " +
+                  (ec ? ec.message() : std::to_string(size) + " bytes") + " where " + recorded +
+                  " bytes were written" + rebuild_hint(dir));
+  }
+
+  void open_sqlite() const {
+    // SQLite's page cache starts by writing into 20 pages' worth of memory at once, while reading
+    // one entry takes a few pages: taking pages one by one saved 30 of ~380 page faults when
+    // lookups read this file. Possible only before SQLite's first use in the process; later it
+    // just says no.
     // (sqlite3_config must not run while another thread is inside SQLite: a program that uses
     // SQLite elsewhere opens its first Store before starting threads that do.)
     static const int one_page_at_a_time = sqlite3_config(SQLITE_CONFIG_PAGECACHE, nullptr, 0, 0);
     (void)one_page_at_a_time;
-    const int rc = sqlite3_open_v2(uri_path(path).c_str(), &db,
+    const int rc = sqlite3_open_v2(uri_path(records_path()).c_str(), &db,
                                    SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
     if (rc != SQLITE_OK)
       throw Error("cannot open index '" + dir + "': " + sqlite3_errstr(rc) + rebuild_hint(dir));
     statements.db = db;
   }
 
-  void check_version() {
+  void check_version() const {
     int version = 0;
     try {
       Rows rows(statements, dir, "SELECT value FROM meta WHERE key = 'schema_version'");
@@ -131,9 +187,9 @@ struct Store::Impl {
   // A truncated copy of kb.sqlite fails SQLite's own check at the first read (its header records
   // the page count, and a shorter file is reported as damaged). What is left to catch is a
   // records file and a search index from different builds: the entry count the indexer recorded
-  // must be the search index's document count. (Counting the rows as well read every page of the
-  // entries' id index: 66 pages on a 10,000-entry catalogue, a quarter of a lookup's reads.)
-  void check_complete() {
+  // must be the search index's document count. (Counting the rows as well would read every page
+  // of the entries' id index: 66 pages on a 10,000-entry catalogue.)
+  void check_complete() const {
     long long recorded = -1;
     try {
       Rows r(statements, dir, "SELECT value FROM meta WHERE key = 'entry_count'");
@@ -158,27 +214,22 @@ struct Store::Impl {
 
   std::vector<std::string> strings(const char* sql, const std::string& id, int column = 0) const {
     std::vector<std::string> out;
-    Rows rows(statements, dir, sql);
+    Rows rows(records(), dir, sql);
     rows.bind(id);
     while (rows.next()) out.push_back(rows.text(column));
     return out;
   }
 
-  // One entry, whole or (`whole` false) only its heading: no bodies, codes and first actions.
-  std::optional<Entry> read_entry(const std::string& id, bool whole) const;
-
   // The lists, list by list, each in its order, in one statement (one to prepare and step
-  // instead of six); only codes and first actions when `all` is false.
-  void fill_lists(Entry& e, bool all = true) const {
-    Rows rows(statements, dir,
-              all ? "SELECT 0, ord, code, '' FROM codes WHERE entry_id = ?1 UNION ALL "
-                    "SELECT 1, ord, signature, '' FROM signatures WHERE entry_id = ?1 UNION ALL "
-                    "SELECT 2, ord, text, '' FROM actions WHERE entry_id = ?1 UNION ALL "
-                    "SELECT 3, ord, related_id, '' FROM related WHERE entry_id = ?1 UNION ALL "
-                    "SELECT 4, ord, text, source FROM examples WHERE entry_id = ?1 UNION ALL "
-                    "SELECT 5, ord, title, url FROM sources WHERE entry_id = ?1 ORDER BY 1, 2"
-                  : "SELECT 0, ord, code, '' FROM codes WHERE entry_id = ?1 UNION ALL "
-                    "SELECT 2, ord, text, '' FROM actions WHERE entry_id = ?1 ORDER BY 1, 2");
+  // instead of six).
+  void fill_lists(Entry& e) const {
+    Rows rows(records(), dir,
+              "SELECT 0, ord, code, '' FROM codes WHERE entry_id = ?1 UNION ALL "
+              "SELECT 1, ord, signature, '' FROM signatures WHERE entry_id = ?1 UNION ALL "
+              "SELECT 2, ord, text, '' FROM actions WHERE entry_id = ?1 UNION ALL "
+              "SELECT 3, ord, related_id, '' FROM related WHERE entry_id = ?1 UNION ALL "
+              "SELECT 4, ord, text, source FROM examples WHERE entry_id = ?1 UNION ALL "
+              "SELECT 5, ord, title, url FROM sources WHERE entry_id = ?1 ORDER BY 1, 2");
     rows.bind(e.id);
     while (rows.next()) {
       switch (rows.integer(0)) {
@@ -195,13 +246,10 @@ struct Store::Impl {
 
 namespace {
 
-// An entry's columns as stored, the bodies last; `bodies` false leaves them empty, so that SQLite
-// need not read the overflow pages they fill.
-std::string select_entries(bool bodies) {
-  return std::string("SELECT id, kind, title, category, poisons_context, hardware, "
-                     "hardware_evidence, role, env_name, env_values, env_default, file, layer, ") +
-         (bodies ? "body_markdown, body_html" : "'', ''") + " FROM entries ";
-}
+// An entry's columns as stored, the bodies last.
+constexpr const char* kSelectEntries =
+    "SELECT id, kind, title, category, poisons_context, hardware, hardware_evidence, role, "
+    "env_name, env_values, env_default, file, layer, body_markdown, body_html FROM entries ";
 
 Entry entry_from(const Rows& r) {
   Entry e;
@@ -230,10 +278,11 @@ Store::Store(const std::string& dir) : impl_(std::make_unique<Impl>()) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
     throw Error("no index at '" + dir + "': not a directory" + rebuild_hint(dir));
-  impl_->open_sqlite();
-  impl_->check_version();
+  if (!fs::exists(impl_->records_path(), ec))
+    throw Error("no index at '" + dir + "': '" + schema::kSqliteFile + "' is missing" +
+                rebuild_hint(dir));
   impl_->open_xapian();
-  impl_->check_complete();
+  impl_->check_search_index();
 }
 
 Store::~Store() = default;
@@ -242,7 +291,7 @@ const std::string& Store::dir() const { return impl_->dir; }
 
 IndexInfo Store::info() const {
   IndexInfo info;
-  Rows rows(impl_->statements, impl_->dir, "SELECT key, value FROM meta");
+  Rows rows(impl_->records(), impl_->dir, "SELECT key, value FROM meta");
   while (rows.next()) {
     const std::string key = rows.text(0), value = rows.text(1);
     if (key == "schema_version") info.schema_version = std::atoi(value.c_str());
@@ -253,26 +302,46 @@ IndexInfo Store::info() const {
   return info;
 }
 
-std::optional<Entry> Store::Impl::read_entry(const std::string& id, bool whole) const {
-  Rows rows(statements, dir, (select_entries(whole) + "WHERE id = ?").c_str());
+std::optional<Entry> Store::entry(const std::string& id) const {
+  Rows rows(impl_->records(), impl_->dir, (std::string(kSelectEntries) + "WHERE id = ?").c_str());
   rows.bind(id);
   if (!rows.next()) return std::nullopt;
   Entry e = entry_from(rows);
-  fill_lists(e, whole);
+  impl_->fill_lists(e);
   return e;
 }
 
-std::optional<Entry> Store::entry(const std::string& id) const {
-  return impl_->read_entry(id, true);
-}
-
 std::optional<Entry> Store::entry_heading(const std::string& id) const {
-  return impl_->read_entry(id, false);
+  const std::string record = impl_->metadata(schema::kMetaHeading + id);
+  if (record.empty()) return std::nullopt;
+  try {
+    const nlohmann::json h = nlohmann::json::parse(record);
+    Entry e;
+    e.id = h.at("id").get<std::string>();
+    e.kind = kind_from(h.at("kind").get<std::string>());
+    e.title = h.at("title").get<std::string>();
+    e.category = h.at("category").get<std::string>();
+    e.poisons_context = h.at("poisons_context").get<bool>();
+    e.hardware = h.at("hardware").get<std::string>();
+    e.hardware_evidence = h.at("hardware_evidence").get<std::string>();
+    e.role = h.at("role").get<std::string>();
+    e.env_name = h.at("env_name").get<std::string>();
+    e.env_values = h.at("env_values").get<std::string>();
+    e.env_default = h.at("env_default").get<std::string>();
+    e.file = h.at("file").get<std::string>();
+    e.layer = h.at("layer").get<std::string>();
+    e.codes = h.at("codes").get<std::vector<std::string>>();
+    e.first_actions = h.at("first_actions").get<std::vector<std::string>>();
+    return e;
+  } catch (const nlohmann::json::exception&) {
+    throw Error("index '" + impl_->dir + "' is damaged: the heading of '" + id +
+                "' cannot be read" + rebuild_hint(impl_->dir));
+  }
 }
 
 std::vector<Entry> Store::entries(std::optional<Kind> kind) const {
   std::vector<Entry> out;
-  Rows rows(impl_->statements, impl_->dir, (select_entries(true) + "ORDER BY id").c_str());
+  Rows rows(impl_->records(), impl_->dir, (std::string(kSelectEntries) + "ORDER BY id").c_str());
   while (rows.next()) {
     Entry e = entry_from(rows);
     if (kind && e.kind != *kind) continue;
@@ -289,35 +358,39 @@ std::vector<std::string> Store::referenced_by(const std::string& id) const {
 
 std::vector<std::string> Store::ids() const {
   std::vector<std::string> out;
-  Rows rows(impl_->statements, impl_->dir, "SELECT id FROM entries ORDER BY id");
+  Rows rows(impl_->records(), impl_->dir, "SELECT id FROM entries ORDER BY id");
   while (rows.next()) out.push_back(rows.text(0));
   return out;
 }
 
 std::vector<std::string> Store::entries_with_code(const std::string& code_key) const {
-  return impl_->strings("SELECT DISTINCT entry_id FROM codes WHERE code_key = ? ORDER BY entry_id",
-                        code_key);
+  std::vector<std::string> out;
+  const std::string lines = impl_->metadata(schema::kMetaCode + code_key);
+  for (size_t i = 0; i < lines.size();) {
+    const size_t end = std::min(lines.find('\n', i), lines.size());
+    if (end > i) out.push_back(lines.substr(i, end - i));
+    i = end + 1;
+  }
+  return out;
 }
 
 std::vector<DocumentedCode> Store::documented_codes() const {
   std::vector<DocumentedCode> out;
-  Rows rows(impl_->statements, impl_->dir, "SELECT family, code, name FROM documented_codes ORDER BY family, rowid");
+  Rows rows(impl_->records(), impl_->dir, "SELECT family, code, name FROM documented_codes ORDER BY family, rowid");
   while (rows.next()) out.push_back({rows.text(0), rows.text(1), rows.text(2)});
   return out;
 }
 
 std::vector<std::pair<std::string, std::string>> Store::signatures() const {
   std::vector<std::pair<std::string, std::string>> out;
-  Rows rows(impl_->statements, impl_->dir,
+  Rows rows(impl_->records(), impl_->dir,
             "SELECT entry_id, signature FROM signatures ORDER BY entry_id, ord");
   while (rows.next()) out.emplace_back(rows.text(0), rows.text(1));
   return out;
 }
 
 std::string Store::role(const std::string& id) const {
-  const std::vector<std::string> found =
-      impl_->strings("SELECT role FROM entries WHERE id = ? AND kind = 'error'", id);
-  return found.empty() ? "" : found.front();
+  return impl_->metadata(schema::kMetaRole + id);
 }
 
 std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
@@ -335,50 +408,55 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
   // The signatures whose literal pieces all occur in the text: those keyed by one of its words,
   // read from the key's index alone, and those with no key.
   std::vector<long long> candidates;
-  Rows by_key(impl_->statements, impl_->dir,
-              "SELECT rowid, literals FROM signatures WHERE key = ?1");
-  for (const std::string_view word : words) {
-    by_key.restart().bind(word);
-    while (by_key.next())
-      if (literal_text.contains(by_key.view(1))) candidates.push_back(by_key.integer(0));
-  }
-  // (Their lines are read again by every lookup: about 350 short lines, cheaper than the
-  // LiteralText checks they feed.)
-  const std::string_view unkeyed = impl_->unkeyed_signatures();
-  for (size_t i = 0; i < unkeyed.size();) {
-    const size_t tab = std::min(unkeyed.find('\t', i), unkeyed.size());
-    const size_t end = std::min(unkeyed.find('\n', tab), unkeyed.size());
-    const size_t literals = std::min(tab + 1, end);
-    if (literal_text.contains(unkeyed.substr(literals, end - literals))) {
-      long long row = 0;
-      std::from_chars(unkeyed.data() + i, unkeyed.data() + tab, row);
-      candidates.push_back(row);
+  const auto take = [&](std::string_view lines) {  // "NUMBER<TAB>LITERALS" lines (schema.h)
+    for (size_t i = 0; i < lines.size();) {
+      const size_t tab = std::min(lines.find('\t', i), lines.size());
+      const size_t end = std::min(lines.find('\n', tab), lines.size());
+      const size_t literals = std::min(tab + 1, end);
+      if (literal_text.contains(lines.substr(literals, end - literals))) {
+        long long number = 0;
+        std::from_chars(lines.data() + i, lines.data() + tab, number);
+        candidates.push_back(number);
+      }
+      i = end + 1;
     }
-    i = end + 1;
-  }
+  };
+  for (const std::string_view word : words)
+    take(impl_->metadata(schema::kMetaSignaturesByKey + std::string(word)));
+  // (The lines of the signatures with no key are read again by every lookup: about 350 short
+  // lines, cheaper than the LiteralText checks they feed.)
+  take(impl_->unkeyed_signatures());
   // The hits, each with its place in its entry's list, to come out in the catalogue's order.
   struct Found {
     long long ord;
     SignatureHit hit;
   };
   std::vector<Found> found;
-  Rows by_row(impl_->statements, impl_->dir,
-              "SELECT entry_id, signature, regex, letters, ord FROM signatures WHERE rowid = ?1");
-  for (const long long row : candidates) {
-    by_row.restart().bind(row);
-    if (!by_row.next()) continue;
-    std::string signature = by_row.text(1);
+  for (const long long number : candidates) {
+    const std::string record = impl_->metadata(schema::kMetaSignature + std::to_string(number));
+    std::string id, signature, regex;
+    long long ord = 0, letters = 0;
+    try {
+      const nlohmann::json r = nlohmann::json::parse(record);
+      id = r.at(0).get<std::string>();
+      ord = r.at(1).get<long long>();
+      letters = r.at(2).get<long long>();
+      signature = r.at(3).get<std::string>();
+      regex = r.at(4).get<std::string>();
+    } catch (const nlohmann::json::exception&) {
+      throw Error("index '" + impl_->dir + "' is damaged: signature " + std::to_string(number) +
+                  " cannot be read" + rebuild_hint(impl_->dir));
+    }
     bool matched = false;
     if (std::optional<std::string> plain = folded ? plain_signature(signature) : std::nullopt) {
       matched = folded->find(*plain) != std::string::npos;
     } else {
-      const re2::RE2& pattern = impl_->pattern(row, by_row.text(2));
+      const re2::RE2& pattern = impl_->pattern(number, regex);
       // A pattern that does not compile never matches; the lint reports it before indexing.
       matched = pattern.ok() && re2::RE2::PartialMatch(text, pattern);
     }
     if (matched)
-      found.push_back({by_row.integer(4), {by_row.text(0), std::move(signature),
-                                           static_cast<size_t>(by_row.integer(3))}});
+      found.push_back({ord, {std::move(id), std::move(signature), static_cast<size_t>(letters)}});
   }
   std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
     return std::tie(a.hit.entry_id, a.ord) < std::tie(b.hit.entry_id, b.ord);

@@ -1,5 +1,7 @@
-// Store: an index directory opened read-only (kb.sqlite for records, xapian/ for full text).
-// Checks the schema version on open. Never writes, never reads Markdown.
+// Store: an index directory opened read-only: xapian/ for full text and for everything a lookup
+// reads (codes, signatures, roles, headings: schema.h), kb.sqlite for every field of every entry,
+// opened on the first call that needs it. Checks the schema version on open. Never writes, never
+// reads Markdown.
 #pragma once
 
 #include <memory>
@@ -42,7 +44,8 @@ struct SignatureHit {
 class Store {
  public:
   /// Opens `dir`. Throws gpuerr::Error, naming the directory and how to rebuild it, when the
-  /// index is missing, damaged or of another schema version.
+  /// index is missing, damaged or of another schema version. Damage inside kb.sqlite that leaves
+  /// its size as written is found by the first call that reads it, which throws the same way.
   explicit Store(const std::string& dir);
   ~Store();
   Store(const Store&) = delete;
@@ -54,8 +57,8 @@ class Store {
   /// The entry with this id, with every list field; nullopt when there is none.
   std::optional<Entry> entry(const std::string& id) const;
 
-  /// The entry as a lookup's answers show it, read from fewer pages: no bodies, and of the lists
-  /// only codes and first actions (the other lists are empty); nullopt when there is none.
+  /// The entry as a lookup's answers show it, read from the search index: no bodies, and of the
+  /// lists only codes and first actions (the other lists are empty); nullopt when there is none.
   std::optional<Entry> entry_heading(const std::string& id) const;
 
   /// Every entry of `kind` (all kinds when nullopt), in id order; bodies included.
@@ -80,7 +83,7 @@ class Store {
 
   /// The signatures `text` holds, in entry id then list order; empty when none. Reads only the
   /// signatures filed under a word of the text (and those filed under none), checks that their
-  /// literal pieces occur, and only then runs the pattern, compiled once per store.
+  /// literal pieces occur, and only then reads and runs the pattern, compiled once per store.
   std::vector<SignatureHit> match_signatures(std::string_view text) const;
 
   /// The `role` of an error entry ("cause", "consequence", ...); empty when there is none.

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include <sqlite3.h>
+#include <xapian.h>
 
 #include "indexer/error.h"
 #include "indexer/schema.h"
@@ -47,20 +48,42 @@ TEST_CASE("a missing index names the directory and how to rebuild it") {
 
 TEST_CASE("an index of another schema version is refused with the rebuild command") {
   const fs::path dir = index_copy();
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open((dir / "kb.sqlite").c_str(), &db) == SQLITE_OK);
-  sqlite3_exec(db, "UPDATE meta SET value = '999' WHERE key = 'schema_version'", nullptr, nullptr,
-               nullptr);
-  sqlite3_close(db);
+  {
+    Xapian::WritableDatabase search((dir / "xapian").string(), Xapian::DB_OPEN);
+    search.set_metadata(schema::kMetaSchemaVersion, "999");
+    search.commit();
+  }
   CHECK(open_error(dir) == "index '" + dir.string() +
                                "' has schema version 999, this gpuerr reads version " + std::to_string(schema::kVersion) + " (rebuild "
                                "it with 'gpuerr index --kb kb --out " + dir.string() + "')");
+}
+
+TEST_CASE("records of another schema version are refused when first read, not before") {
+  const fs::path dir = index_copy();
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open((dir / "kb.sqlite").c_str(), &db) == SQLITE_OK);
+  // the same number of digits, so the file keeps its size
+  sqlite3_exec(db, ("UPDATE meta SET value = '" + std::to_string(schema::kVersion + 1) +
+                    "' WHERE key = 'schema_version'").c_str(), nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  const Store store(dir.string());
+  // a lookup reads only the search index
+  CHECK(store.entry_heading("misaligned-address"));
+  std::string error;
+  try {
+    (void)store.entry("misaligned-address");
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  CHECK(error.find("has schema version " + std::to_string(schema::kVersion + 1)) !=
+        std::string::npos);
 }
 
 TEST_CASE("a damaged index is refused, not half read") {
   const fs::path dir = index_copy();
   test::write_file(dir / "kb.sqlite", "this is not a database");
   CHECK(open_error(dir).find("(rebuild it with 'gpuerr index") != std::string::npos);
+  CHECK(open_error(dir).find("is damaged: 'kb.sqlite' has 22 bytes where ") != std::string::npos);
 
   const fs::path no_xapian = index_copy();
   fs::remove_all(no_xapian / "xapian");
