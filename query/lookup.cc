@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "indexer/signature.h"
 #include "query/clean.h"
 #include "query/identifiers.h"
 
@@ -92,6 +93,52 @@ void attach_analyses(const Store& store, const std::string& text, std::vector<Ma
   }
 }
 
+// An error's message as its title gives it, folded: "CUDA error: operation not permitted" ->
+// "operation not permitted"; empty when the title cannot be folded.
+std::string title_message(const Store& store, const std::string& id) {
+  const std::optional<Entry> e = store.entry_heading(id);
+  if (!e) return "";
+  std::optional<std::string> folded = fold_for_plain_match(e->title);
+  if (!folded) return "";
+  const size_t colon = folded->find(": ");
+  return colon != std::string::npos && colon < 24 ? folded->substr(colon + 2) : *folded;
+}
+
+// True when every occurrence of `inner` in `text` lies inside an occurrence of `outer`.
+bool only_inside(const std::string& text, const std::string& inner, const std::string& outer) {
+  const size_t offset = outer.find(inner);
+  if (offset == std::string::npos) return false;
+  for (size_t at = text.find(inner); at != std::string::npos; at = text.find(inner, at + 1))
+    if (at < offset || text.compare(at - offset, outer.size(), outer) != 0) return false;
+  return true;
+}
+
+// Some CUDA error messages begin with another one: "operation not permitted when stream is
+// capturing", "operation not supported on global/shared address space", "unspecified launch
+// failure in prior launch". A text that holds the longer message also holds the shorter, and a
+// signature of the shorter one's entry matches it too; that match is no evidence of its own when
+// every place the shorter message occurs is inside the longer one. Its signature is dropped (a
+// code that names it still counts), so the longer one is not contested and the shorter one is at
+// most a full-text candidate.
+void drop_subsumed_signatures(const Store& store, const std::string& shown,
+                              std::map<std::string, Evidence>& evidence) {
+  const std::optional<std::string> text = fold_for_plain_match(shown);
+  if (!text) return;
+  std::map<std::string, std::string> messages;  // of the entries named by a signature
+  for (const auto& [id, e] : evidence)
+    if (!e.signature.empty()) messages[id] = title_message(store, id);
+  for (const auto& [shorter, inner] : messages) {
+    if (inner.empty() || !evidence[shorter].code.empty()) continue;
+    for (const auto& [longer, outer] : messages)
+      if (outer.size() > inner.size() && text->find(outer) != std::string::npos &&
+          only_inside(*text, inner, outer)) {
+        evidence[shorter].signature.clear();
+        evidence[shorter].signature_letters = 0;
+        break;
+      }
+  }
+}
+
 }  // namespace
 
 std::vector<Match> lookup(const Store& store, std::string_view message) {
@@ -118,6 +165,8 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
       if (e.signature.empty() || hit.letters > e.signature_letters)
         e.signature = hit.signature, e.signature_letters = hit.letters;
     }
+
+  drop_subsumed_signatures(store, shown, evidence);
 
   const std::string words = search_text(shown);
   const std::vector<TextHit> hits = store.search(words, Kind::kError, kTextCandidates);

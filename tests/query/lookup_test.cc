@@ -82,6 +82,35 @@ TEST_CASE("an Xid line of an older driver, without 'PCI:' before the address, na
   CHECK(m.front().analysis->figures.at(1) == std::pair<std::string, std::string>("pci", "0000:01:00"));
 }
 
+TEST_CASE("a CUDA message that begins with another one is not contested by the shorter one") {
+  const std::pair<const char*, const char*> pairs[] = {
+      {"operation not permitted when stream is capturing", "operation not permitted"},
+      {"operation not supported on global/shared address space", "operation not supported"},
+      {"unspecified launch failure in prior launch", "unspecified launch failure"},
+  };
+  for (const auto& [longer, shorter] : pairs) {
+    CAPTURE(longer);
+    const std::vector<Match> m =
+        lookup(bundled_store(), std::string("RuntimeError: CUDA error: ") + longer);
+    REQUIRE(m.size() >= 2);
+    CHECK(m.front().confidence >= 0.97);
+    const std::string top = m.front().entry_id;
+    CHECK(m[1].confidence < kConfident);
+    // the shorter message alone is its own entry's, and beside the longer one on another line
+    // it still counts
+    const std::vector<Match> alone =
+        lookup(bundled_store(), std::string("RuntimeError: CUDA error: ") + shorter);
+    REQUIRE_FALSE(alone.empty());
+    CHECK(alone.front().entry_id != top);
+    CHECK(alone.front().confidence >= 0.97);
+    const std::vector<Match> both = lookup(
+        bundled_store(), std::string("CUDA error: ") + longer + "\nCUDA error: " + shorter + "\n");
+    REQUIRE(both.size() >= 2);
+    CHECK(both[1].entry_id == alone.front().entry_id);
+    CHECK(both[1].confidence >= kConfident);
+  }
+}
+
 TEST_CASE("search syntax in user text is read as plain words") {
   for (std::string_view message : {"illegal AND memory OR access NEAR \"encountered\" prefix:x *",
                                     "'; DROP TABLE entries; --"}) {
