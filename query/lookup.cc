@@ -122,6 +122,10 @@ bool only_inside(const std::string& text, const std::string& inner, const std::s
 // most a full-text candidate.
 void drop_subsumed_signatures(const Store& store, const std::string& shown,
                               std::map<std::string, Evidence>& evidence) {
+  // Most texts name one entry by a signature, and then there is nothing to compare.
+  if (std::count_if(evidence.begin(), evidence.end(),
+                    [](const auto& kv) { return !kv.second.signature.empty(); }) < 2)
+    return;
   const std::optional<std::string> text = fold_for_plain_match(shown);
   if (!text) return;
   std::map<std::string, std::string> messages;  // of the entries named by a signature

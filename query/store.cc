@@ -129,21 +129,27 @@ struct Store::Impl {
     statements.db = nullptr;
   }
 
+  // The errors both halves of the index report: the search index at open, the SQLite file at
+  // its first use.
+  Error version_error(const std::string& found) const {
+    return Error("index '" + dir + "' has schema version " + found + ", this gpuerr reads version " +
+                 std::to_string(schema::kVersion) + rebuild_hint(dir));
+  }
+  Error incomplete_error(const std::string& documents, const std::string& written) const {
+    return Error("index '" + dir + "' is incomplete: " + documents + " search documents where " +
+                 written + " were written" + rebuild_hint(dir));
+  }
+
   // What the constructor checks, from the search index alone: its schema version, that it is
   // whole, and that the SQLite file beside it is the one written with it (its size: a file cut
   // short or overwritten, or one from another build, is caught here rather than at first use).
   void check_search_index() const {
     const std::string version = metadata(schema::kMetaSchemaVersion);
     if (version != std::to_string(schema::kVersion))
-      throw Error("index '" + dir + "' has schema version " +
-                  (version.empty() ? std::string("9 or older") : version) +
-                  ", this gpuerr reads version " + std::to_string(schema::kVersion) +
-                  rebuild_hint(dir));
+      throw version_error(version.empty() ? "9 or older" : version);
     const std::string documents = std::to_string(xapian.get_doccount());
     const std::string written = metadata(schema::kMetaEntryCount);
-    if (documents != written)
-      throw Error("index '" + dir + "' is incomplete: " + documents +
-                  " search documents where " + written + " were written" + rebuild_hint(dir));
+    if (documents != written) throw incomplete_error(documents, written);
     std::error_code ec;
     const std::uintmax_t size = fs::file_size(records_path(), ec);
     const std::string recorded = metadata(schema::kMetaRecordsSize);
@@ -178,10 +184,7 @@ struct Store::Impl {
       throw Error("cannot read index '" + dir + "': it is damaged or not an index" +
                   rebuild_hint(dir));
     }
-    if (version != schema::kVersion)
-      throw Error("index '" + dir + "' has schema version " + std::to_string(version) +
-                  ", this gpuerr reads version " + std::to_string(schema::kVersion) +
-                  rebuild_hint(dir));
+    if (version != schema::kVersion) throw version_error(std::to_string(version));
   }
 
   // A truncated copy of kb.sqlite fails SQLite's own check at the first read (its header records
@@ -199,9 +202,7 @@ struct Store::Impl {
     }
     const long long documents = static_cast<long long>(xapian.get_doccount());
     if (recorded != documents)
-      throw Error("index '" + dir + "' is incomplete: " + std::to_string(documents) +
-                  " search documents where " + std::to_string(recorded) + " were written" +
-                  rebuild_hint(dir));
+      throw incomplete_error(std::to_string(documents), std::to_string(recorded));
   }
 
   void open_xapian() {
