@@ -1,17 +1,6 @@
 // gpuerr: the command line. Wires the subcommands to CLI11 and prints gpuerr::Error; every
 // command's work happens in cli/cmd_<name>.cc over the libraries.
-//
-// Built twice (cli/CMakeLists.txt). gpuerr-full, compiled with GPUERR_FULL_PROGRAM, has every
-// command. gpuerr leaves out those that need Vectorscan, cmark or yaml-cpp (triage and redact,
-// index, lint, export, eval) and runs gpuerr-full, installed beside it, for them and for a
-// command line that names no command (--help, --version): loading, relocating and initialising
-// those libraries took a tenth of every lookup's wall time (bench/README.md).
-#include <unistd.h>
-
 #include <array>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
 #include <iostream>
 #include <string_view>
 
@@ -31,14 +20,6 @@ struct Command {
   std::array<std::string_view, 2> names;
 };
 
-#ifdef GPUERR_FULL_PROGRAM
-constexpr bool kFullProgram = true;
-#define FULL_ONLY(add) add
-#else
-constexpr bool kFullProgram = false;
-#define FULL_ONLY(add) nullptr  // not linked in: gpuerr-full runs it
-#endif
-
 constexpr Command kCommands[] = {
     {gpuerr::cli::add_lookup_command, {"lookup"}},  // also the default: gpuerr "message"
     {gpuerr::cli::add_show_command, {"show"}},
@@ -47,20 +28,19 @@ constexpr Command kCommands[] = {
     {gpuerr::cli::add_faq_command, {"faq"}},
     {gpuerr::cli::add_stats_command, {"stats"}},
     {gpuerr::cli::add_doctor_command, {"doctor"}},
-    {FULL_ONLY(gpuerr::cli::add_eval_command), {"eval"}},
-    {FULL_ONLY(gpuerr::cli::add_triage_command), {"triage", "redact"}},
-    {FULL_ONLY(gpuerr::cli::add_export_command), {"export"}},
-    {FULL_ONLY(gpuerr::cli::add_index_command), {"index"}},
-    {FULL_ONLY(gpuerr::cli::add_lint_command), {"lint"}},
+    {gpuerr::cli::add_eval_command, {"eval"}},
+    {gpuerr::cli::add_triage_command, {"triage", "redact"}},
+    {gpuerr::cli::add_export_command, {"export"}},
+    {gpuerr::cli::add_index_command, {"index"}},
+    {gpuerr::cli::add_lint_command, {"lint"}},
 };
 
 // The one function whose subcommands the command line can run, so that only they are built:
 // building all of them with their options took a tenth of a lookup's instructions and more of
 // its wall time (0.4 ms: fresh heap pages). Found by the first argument that names a subcommand,
 // skipping options and the values of --index and --color; with none named, an argument that is
-// no option is the message of the default command, lookup. nullptr when there is neither, and
-// for --help, --version or "--": the full list may be shown, or nothing can be told, so
-// gpuerr-full builds them all.
+// no option is the message of the default command, lookup. nullptr (build all) when there is
+// neither, and for --help, --version or "--": the full list may be shown, or nothing can be told.
 // (tests/cli/cli_test.cc runs every subcommand the full help lists.)
 const Command* only_command(int argc, char** argv) {
   bool message = false;
@@ -81,25 +61,10 @@ const Command* only_command(int argc, char** argv) {
   return message ? &kCommands[0] : nullptr;
 }
 
-// Replaces this process with gpuerr-full, from the directory of this executable, given the same
-// arguments; returns only when that fails, having said why.
-int run_full_program(char** argv) {
-  std::error_code ec;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const std::string full = ((ec ? std::filesystem::path(".") : self.parent_path()) /
-                            "gpuerr-full").string();
-  ::execv(full.c_str(), argv);
-  std::cerr << "gpuerr: error: starting '" << full << "', which runs this command line: "
-            << std::strerror(errno) << "; reinstall gpuerr (it installs gpuerr-full beside gpuerr)\n";
-  return gpuerr::cli::kExitError;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace gpuerr::cli;
-  const Command* only = only_command(argc, argv);
-  if (!kFullProgram && (!only || !only->add)) return run_full_program(argv);
   CLI::App app{"gpuerr: offline answers for GPU and CUDA errors.\n"
                "Paste an error message: gpuerr \"CUDA error: an illegal memory access was "
                "encountered\""};
@@ -113,7 +78,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.fallthrough();
   Runner run;
-  if (only) {
+  if (const Command* only = only_command(argc, argv)) {
     only->add(app, global, run);
   } else {
     for (const Command& c : kCommands) c.add(app, global, run);

@@ -166,27 +166,6 @@ TEST_CASE("errors are one line on stderr, with the fix") {
         "'misaligned-address'?)\n");
 }
 
-TEST_CASE("a command that gpuerr-full runs works through gpuerr, and its absence is one line") {
-  // gpuerr hands triage, index, export, lint, eval and --help to gpuerr-full beside it (main.cc).
-  const test::Run version = run_gpuerr(with_index({"--version"}));
-  CHECK(version.exit_code == 0);
-  CHECK(version.out.find(" entries, built ") != std::string::npos);
-  const test::Run triage = run_gpuerr(with_index({"triage", "-"}),
-                                "NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off the bus.\n");
-  CHECK(triage.exit_code == 0);
-  CHECK(triage.out.find("xid-79") != std::string::npos);
-
-  const std::filesystem::path alone = test::temp_dir() / "gpuerr";
-  std::filesystem::copy_file(GPUERR_BINARY, alone);
-  const test::Run missing = test::run_shell("'" + alone.string() + "' triage /dev/null");
-  CHECK(missing.exit_code == 2);
-  CHECK(missing.err == "gpuerr: error: starting '" + (alone.parent_path() / "gpuerr-full").string() +
-                           "', which runs this command line: No such file or directory; "
-                           "reinstall gpuerr (it installs gpuerr-full beside gpuerr)\n");
-  CHECK(test::run_shell("'" + alone.string() + "' --index '" + test::bundled_index().string() +
-                        "' 'CUDA error: misaligned address'").exit_code == 0);
-}
-
 TEST_CASE("GPUERR_INDEX points at the index when --index is not given") {
   const std::string command = "GPUERR_INDEX='" + test::bundled_index().string() + "' '" +
                               GPUERR_BINARY + "' 'CUDA error: misaligned address' >/dev/null";
