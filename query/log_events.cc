@@ -366,6 +366,12 @@ bool is_teardown(std::string_view message) {
   return RE2::PartialMatch(message, teardown) && !RE2::PartialMatch(message, cause);
 }
 
+bool says_last_error(std::string_view message) {
+  while (!message.empty() && std::isspace(static_cast<unsigned char>(message.back())))
+    message.remove_suffix(1);
+  return message.ends_with("Last error:");
+}
+
 bool opens_failure_summary(std::string_view message) {
   return message.find("Root Cause (first observed failure)") != std::string_view::npos;
 }

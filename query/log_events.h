@@ -125,6 +125,11 @@ bool in_traceback(std::string_view message);
 /// names its reason (`DUE TO TIME LIMIT`, `DUE TO NODE FAILURE`): that one is looked up.
 bool is_teardown(std::string_view message);
 
+/// Does `message` end in "Last error:"? NCCL's exceptions (through PyTorch, among others) print
+/// the generic result ("internal error", "unhandled system error") and then, after that line,
+/// the warning that caused it in its own words ("Bootstrap : no socket interface found").
+bool says_last_error(std::string_view message);
+
 /// torchrun's "Root Cause (first observed failure)" block: the agent's observation order, weak
 /// evidence of the failing rank. A field line of that block ("rank : 3 (local_rank: 3)").
 struct LauncherField {

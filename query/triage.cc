@@ -6,6 +6,7 @@
 #include <ctime>
 #include <functional>
 #include <unordered_map>
+#include <utility>
 
 #include "query/clean.h"
 #include "query/log_events.h"
@@ -60,6 +61,7 @@ struct FileState {
   size_t lines_sampled = 0;       // of its first lines, read for a full date (see sample_date)
   size_t look_back_misses = 0;    // look-backs in a row that found no dated line
   size_t summary_lines_left = 0;  // inside torchrun's failure summary block
+  bool last_error_next = false;   // the line read before ended in NCCL's "Last error:"
   std::string host;               // the one host this file's prefixes name ("" if none)
   bool several_hosts = false;     // then no host is inferred for its other lines
   // A save begun here whose end its framework never logs (Lightning's "saving model to"): the
@@ -258,11 +260,13 @@ struct Triage::Impl {
   }
 
   void add_event(const std::string& file, size_t line, std::string_view text,
-                 const LineOrigin& o, std::optional<double> time, const Match& m) {
+                 const LineOrigin& o, std::optional<double> time, const Match& m,
+                 bool last_error = false) {
     const EntryFacts& f = facts_of(m.entry_id);
     LogEvent& e = add_event_of(m.entry_id, f.role, f.category, file, line, text, o, time);
     if (e.line != line || e.file != file) return;  // (seen before: counted)
     e.confidence = m.confidence;
+    e.last_error = last_error;
     if (m.analysis) e.reading = m.analysis->verdict, e.finding = m.analysis->finding;
   }
 
@@ -357,7 +361,8 @@ struct Triage::Impl {
     ++read_so_far.lines;
     FileState& state = files[file];
     sample_date(file, state, text);
-    if (!worth_reading(text) && state.summary_lines_left == 0 && !save_patterns.match(text)) {
+    if (!worth_reading(text) && state.summary_lines_left == 0 && !state.last_error_next &&
+        !save_patterns.match(text)) {
       read_skipped(file, state, text, line);
       if (state.unread.size() > 2 * kLookBackBytes) state.unread.erase(0, kLookBackBytes);
       state.unread.append(text).push_back('\n');
@@ -383,8 +388,9 @@ struct Triage::Impl {
     }
     size_t pos = 0;
     while (pos <= block.size()) {  // pos == size: the block ends with an empty line
-      // Inside torchrun's failure summary every line is read, cue or not, as read_counted does.
-      const bool in_summary = state.summary_lines_left > 0;
+      // Inside torchrun's failure summary every line is read, cue or not, as read_counted does;
+      // so is the line after NCCL's "Last error:", which names the cause in its own words.
+      const bool in_summary = state.summary_lines_left > 0 || state.last_error_next;
       const size_t hit = in_summary ? pos : cues.next(block, pos);
       if (hit == std::string_view::npos) {  // the rest, its last line without its '\n'
         std::string_view rest = block.substr(pos);
@@ -477,6 +483,7 @@ struct Triage::Impl {
       read_summary_field(file, line, p);
     }
     if (opens_failure_summary(p.message)) state.summary_lines_left = kSummaryFieldLines;
+    const bool last_error = std::exchange(state.last_error_next, says_last_error(p.message));
     for (std::string& s : read_settings(p.message))
       if (read_so_far.settings.size() < kMaxSettings) read_so_far.settings.insert(std::move(s));
     if (std::optional<SaveLine> save = read_save(p.message)) {
@@ -511,7 +518,7 @@ struct Triage::Impl {
     const bool after_traceback = state.last_in_traceback;
     note_traceback_line(state, p.message);
     if (std::optional<Match> m = match_line(p.message)) {
-      add_event(file, line, text, p.origin, time, *m);
+      add_event(file, line, text, p.origin, time, *m, last_error);
     } else if (after_traceback && !kill) {  // (a kill's own report is read as the kill)
       if (std::optional<ExceptionLine> x = read_exception(p.message))
         add_exception(file, line, text, p.origin, time, *x);

@@ -51,6 +51,9 @@ struct LogEvent {
   std::optional<double> went_on_after;
   size_t went_on_line = 0;
   std::optional<double> zone;  // the UTC offset its time was printed with; none: a local time
+  // Its line came right after NCCL's "Last error:" in an exception: it is the cause that NCCL
+  // reported as the generic result above it ("internal error", "unhandled system error").
+  bool last_error = false;
 };
 
 /// A checkpoint save the log reports.

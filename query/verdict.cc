@@ -366,6 +366,7 @@ class Judge {
     const std::optional<LogEvent> kill = first_kill();
     if (!faults.empty()) {
       r.first_fault = first_of(faults);
+      if (const LogEvent* cause = named_cause(*r.first_fault, faults)) r.first_fault = *cause;
       // A network error first, and a hardware fault on another host reported within minutes
       // after it (Slurm's "Node failure on <node>" comes only once the controller gives the node
       // up): the peers lost contact with the failed node, which is the first fault.
@@ -449,6 +450,21 @@ class Judge {
     return front;
   }
 
+  // The cause that NCCL named under "Last error:" in the same report as `f` (below it in its
+  // file, of its rank), which f's generic result stands for; or nullptr.
+  static const LogEvent* named_cause(const LogEvent& f, const std::vector<LogEvent>& faults) {
+    for (const LogEvent& e : faults)
+      if (e.last_error && reports_cause(f, e)) return &e;
+    return nullptr;
+  }
+
+  // Is `cause`, read after NCCL's "Last error:", the cause of `e`, the error a few lines above
+  // it in the same report?
+  static bool reports_cause(const LogEvent& e, const LogEvent& cause) {
+    return cause.last_error && e.file == cause.file && e.line < cause.line &&
+           cause.line - e.line <= kSameReportLines && same_place(e, cause);
+  }
+
   // The earliest kill, the out-of-memory killer's before a bare SIGKILL (which a launcher also
   // sends in teardown); with the rank another line about the same kill gives (srun's task).
   std::optional<LogEvent> first_kill() {
@@ -496,6 +512,7 @@ class Judge {
     if (f.role == "killed")  // its peers lose contact with it
       return facts(e.entry_id).category == "communication";
     if (e.entry_id == f.entry_id) return true;  // the same fault seen by other ranks
+    if (reports_cause(e, f)) return true;  // NCCL's generic result, whose cause f names
     // (an undated line, `e`, may have come any time up to the next dated line of its file)
     const bool maybe_after = e.time_inherited && f.time && *f.time <= span(e).second;
     if (!clock_.before(f, e) && !maybe_after) return false;

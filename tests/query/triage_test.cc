@@ -988,6 +988,47 @@ TEST_CASE("Slurm's cancel for a time limit is a cause, a cancel that names no re
   }
 }
 
+TEST_CASE("the cause NCCL names under 'Last error:' is the first fault, not the generic result") {
+  // PyTorch prints NCCL's generic result, then "Last error:", then the warning that caused it
+  // in its own words: a line that holds none of the filter's words.
+  const std::string log =
+      "[rank1]: Traceback (most recent call last):\n"
+      "[rank1]:   File \"train.py\", line 40, in <module>\n"
+      "[rank1]:     dist.barrier()\n"
+      "[rank1]: torch.distributed.DistBackendError: NCCL error in: "
+      "../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, internal error - please report this "
+      "issue to the NCCL developers, NCCL version 2.20.5\n"
+      "[rank1]: ncclInternalError: Internal check failed.\n"
+      "[rank1]: Last error:\n"
+      "[rank1]: Bootstrap : no socket interface found\n"
+      "[rank0]: Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, "
+      "OpType=BARRIER, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600010 milliseconds "
+      "before timing out.\n";
+  for (bool by_block : {false, true}) {
+    CAPTURE(by_block);
+    Triage t(test::bundled_store());
+    if (by_block) t.add_lines("r.log", 1, log);
+    else add_line_by_line(t, log);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "nccl-no-socket-interface");
+    CHECK(r.first_fault->line == 7);
+    CHECK(r.first_fault->rank == 1);
+    CHECK(r.verdict == "configuration");
+    CHECK(std::ranges::any_of(r.cascade, [](const LogEvent& e) {
+      return e.entry_id == "nccl-internal-error";
+    }));
+  }
+  // "Last error:" over a line that names nothing leaves the generic result first.
+  Triage t(test::bundled_store());
+  add_line_by_line(t, "[rank1]: ncclInternalError: Internal check failed.\n"
+                      "[rank1]: Last error:\n"
+                      "[rank1]: \n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "nccl-internal-error");
+}
+
 TEST_CASE("a network port's link going down is read, though its line holds no error word") {
   Triage t(test::bundled_store());
   add_file(t, "kern.log",
