@@ -1,0 +1,23 @@
+// The cues of triage's line filter (worth_reading, CueScanner in log_events.h): shared by the
+// filter and by query/compile_cues.cc, which compiles them for Vectorscan at build time.
+#pragma once
+
+#include <array>
+
+namespace gpuerr::query {
+
+// Words that every error, save or setting line of interest contains one of; a training log's
+// ordinary progress lines contain none, so most lines stop here.
+constexpr std::array kCues{
+    "error",     "fail",       "xid",         "warn",          "exception",      "assert",
+    "terminate", "killed",     "timed out",   "timeout",       "out of memory",  "oom",
+    "ecc",       "fault",      "abort",       "sigterm",       "sigkill",        "signal",
+    "exitcode",  "exit code",  "checkpoint",  "saving",        "saved",          "nccl_",
+    "pytorch_",  "cuda_",      "torch_",      "xla_",          "tf_",            "version",
+    "fallen",    "illegal",    "misaligned",  "exhausted",     "mismatch",       "unable",
+    "cannot",    "could not",  "invalid",     "not compatible", "no kernel",     "segmentation",
+    "first observed", "cancelled", "last enqueued", "watchdog",     "heartbeat",  "ckpt",
+    "nccl info",  // NCCL INFO lines name the host of a rank's log
+    "link down"};  // a network port's (mlx5_core ... ens5f0np0: Link down)
+
+}  // namespace gpuerr::query
