@@ -3,6 +3,7 @@
 // compiler is 5 MB of code that every process, lookups too, would load and relocate at start.
 // Usage: gpuerr_compile_cues OUT.cc
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -24,15 +25,20 @@ std::optional<std::string> compiled_for(const hs_platform_info_t& platform) {
   if (hs_compile_multi(kCues.data(), flags.data(), ids.data(), kCues.size(), HS_MODE_BLOCK,
                        &platform, &db, &error) != HS_SUCCESS) {
     std::fprintf(stderr, "gpuerr_compile_cues: %s\n", error ? error->message : "compile failed");
+    hs_free_compile_error(error);
     return std::nullopt;
   }
   char* bytes = nullptr;
   size_t size = 0;
-  if (hs_serialize_database(db, &bytes, &size) != HS_SUCCESS) {
+  const bool serialized = hs_serialize_database(db, &bytes, &size) == HS_SUCCESS;
+  hs_free_database(db);
+  if (!serialized) {
     std::fprintf(stderr, "gpuerr_compile_cues: the compiled cues could not be serialized\n");
     return std::nullopt;
   }
-  return std::string(bytes, size);
+  std::string copy(bytes, size);
+  std::free(bytes);  // (Vectorscan's allocator is malloc unless one is set)
+  return copy;
 }
 
 void write_array(std::ostream& out, const char* name, const std::string& bytes) {

@@ -598,7 +598,13 @@ class Judge {
       r.verdict = "hardware";
     else if (category == "configuration" || category == "driver")
       r.verdict = "configuration";
-    r.verdict_reason = r.verdict == "unknown"
+    // (a lost connection first, and no fault of its peer in the input: the peer stopped, for a
+    // reason its own log holds, or the network between them failed)
+    const bool lost_peer = r.verdict == "unknown" && category == "communication";
+    r.verdict_reason = lost_peer ? "the first fault (" + name +
+                                       ") is a lost connection, which a peer that stopped and a "
+                                       "failing network both give: the peer's log tells which"
+                       : r.verdict == "unknown"
                            ? "the first fault (" + name + ") does not tell code from hardware"
                        : node_driver ? "the first fault is " + name +
                                            " (the GPU's driver or firmware failed on that node)"

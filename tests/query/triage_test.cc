@@ -1118,6 +1118,11 @@ TEST_CASE("an undated network error is not first before another rank's fault dat
     // After 10:00:50 the network error was surely first.
     CHECK(r.first_fault->entry_id ==
           (at == std::string("10:00:30") ? "illegal-memory-access" : "nccl-warn-net"));
+    // A lost connection first tells neither code nor hardware, and says where to look.
+    if (r.first_fault->entry_id == "nccl-warn-net") {
+      CHECK(r.verdict == "unknown");
+      CHECK(r.verdict_reason.find("the peer's log tells which") != std::string::npos);
+    }
   }
 }
 
