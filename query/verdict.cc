@@ -513,6 +513,9 @@ class Judge {
       return facts(e.entry_id).category == "communication";
     if (e.entry_id == f.entry_id) return true;  // the same fault seen by other ranks
     if (reports_cause(e, f)) return true;  // NCCL's generic result, whose cause f names
+    // (or whose cause, named under it, is f's fault seen again or explained by f)
+    if (const LogEvent* cause = named_cause(e, in_.events))
+      if (cause->entry_id == f.entry_id || explained(*cause, f)) return true;
     // (an undated line, `e`, may have come any time up to the next dated line of its file)
     const bool maybe_after = e.time_inherited && f.time && *f.time <= span(e).second;
     if (!clock_.before(f, e) && !maybe_after) return false;
@@ -591,7 +594,10 @@ class Judge {
     // A GPU out of memory because another process holds most of it (a stale run, another
     // tenant): the job's setting, not its code.
     const bool held_elsewhere = category == "resource" && f.finding == "another process";
-    if (held_elsewhere) r.verdict = "configuration";
+    // A rank the kernel's out-of-memory killer (or Slurm's memory limit) took: the host's memory
+    // ran out, which the job's settings size (its memory request, DataLoader workers, batch).
+    const bool host_memory = f.role == "killed" && category == "resource";
+    if (held_elsewhere || host_memory) r.verdict = "configuration";
     else if (category == "application" || category == "resource" || category == "framework")
       r.verdict = "code";
     else if (node_driver)
@@ -600,7 +606,8 @@ class Judge {
       r.verdict = "configuration";
     // (a lost connection first, and no fault of its peer in the input: the peer stopped, for a
     // reason its own log holds, or the network between them failed)
-    const bool lost_peer = r.verdict == "unknown" && category == "communication";
+    const bool lost_peer =
+        r.verdict == "unknown" && category == "communication" && f.role != "hang";
     r.verdict_reason = lost_peer ? "the first fault (" + name +
                                        ") is a lost connection, which a peer that stopped and a "
                                        "failing network both give: the peer's log tells which"
@@ -610,6 +617,9 @@ class Judge {
                                            " (the GPU's driver or firmware failed on that node)"
                        : held_elsewhere ? "the first fault is " + name +
                                               " (another process held most of the GPU's memory)"
+                       : host_memory ? "the first fault is " + name +
+                                           " for memory (the host's memory ran out: the job's "
+                                           "memory request, DataLoader workers, batch size)"
                                         : "the first fault is " + name + " (" + category + ")";
   }
 

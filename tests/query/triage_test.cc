@@ -579,7 +579,7 @@ TEST_CASE("a rank killed for host memory is the first fault, and its peers' erro
   CHECK(r.first_fault->role == "killed");
   CHECK(r.first_fault->rank == 6);
   CHECK(r.first_fault->host == "gpu-a02");
-  CHECK(r.verdict == "code");
+  CHECK(r.verdict == "configuration");  // the host's memory, which the job's settings size
   CHECK(r.first_action.find("sacct") != std::string::npos);
   CHECK(r.faults.size() == 1);  // the network warning and the remote error are its echo
 }
@@ -1019,6 +1019,23 @@ TEST_CASE("the cause NCCL names under 'Last error:' is the first fault, not the 
       return e.entry_id == "nccl-internal-error";
     }));
   }
+  // With NCCL_DEBUG=WARN the warning comes first, from the process's own prefix; the exception's
+  // generic result, whose named cause is that warning's entry, is its cascade, not another fault.
+  {
+    Triage t(test::bundled_store());
+    add_line_by_line(t, "node1: node1:3021:3021 [0] bootstrap.cc:45 NCCL WARN Bootstrap : no "
+                        "socket interface found\n"
+                        "node1: torch.distributed.DistBackendError: NCCL error in: "
+                        "ProcessGroupNCCL.cpp:1970, internal error - please report this issue to "
+                        "the NCCL developers, NCCL version 2.20.5\n"
+                        "node1: ncclInternalError: Internal check failed.\n"
+                        "node1: Last error:\n"
+                        "node1: Bootstrap : no socket interface found\n");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->line == 1);
+    CHECK(r.faults.size() == 1);
+  }
   // "Last error:" over a line that names nothing leaves the generic result first.
   Triage t(test::bundled_store());
   add_line_by_line(t, "[rank1]: ncclInternalError: Internal check failed.\n"
@@ -1419,6 +1436,7 @@ TEST_CASE("a DataLoader worker killed near the out-of-memory killer's kill: the 
   REQUIRE(r.first_fault);
   CHECK(r.first_fault->role == "killed");
   CHECK(r.first_fault->category == "resource");
+  CHECK(r.verdict == "configuration");
 }
 
 TEST_CASE("an undated error after a stale date, and its GPU's Xid dated within its span") {
