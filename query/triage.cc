@@ -800,6 +800,20 @@ TriageReport Triage::report() const {
     if (e.host.empty()) e.host = host_in_file_name(e.file, facts.placement.hosts);
     impl_->place_on_gpu(e, facts.placement, rank_of_process);
   }
+  // A kill that names its process (the out-of-memory killer's "Killed process 61236") is the
+  // rank's whose NCCL lines named that process on the kill's host: its line's host, else the
+  // host its file is named for, else the job's one host.
+  for (LogEvent& k : facts.kills) {
+    if (k.rank || k.local_rank || !k.pid) continue;
+    const std::string named =
+        k.host.empty() ? host_in_file_name(k.file, facts.placement.hosts) : k.host;
+    const std::string host = facts.placement.host_of(named);
+    if (auto it = rank_of_process.find({host, *k.pid}); !host.empty() &&
+                                                         it != rank_of_process.end()) {
+      k.rank = it->second;
+      if (k.host.empty()) k.host = host;
+    }
+  }
   // Dates printed without a year (syslog, glog) were given this year while reading; when the
   // input dates other lines fully and no year was given, move them to the year that puts them
   // nearest the latest full date, never half a year after it: a syslog "Dec 31 23:59:58" beside

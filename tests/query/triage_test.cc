@@ -1419,6 +1419,30 @@ TEST_CASE("a rank's uncaught exception that no entry names is its fault: code, o
   }
 }
 
+TEST_CASE("a kill naming a process that a rank's NCCL lines named is that rank's") {
+  // dmesg names neither host nor rank; its file is named for the host, and NCCL named the pid
+  for (const std::string kernel_file : {"dmesg-T_gpu-d02.txt", "kern.log"}) {
+    CAPTURE(kernel_file);
+    Triage t(test::bundled_store());
+    add_file(t, "rank_6.log",
+             nccl_init(6, "gpu-d02", 61236, "3b000", 1, 8) +
+                 "[rank6]:2026-12-04 08:15:00,000 INFO step 1200 loss 1.9\n");
+    add_file(t, "rank_0.log",
+             nccl_init(0, "gpu-d02", 61230, "1b000", 1, 8) +
+                 "[rank0]:2026-12-04 08:15:00,000 INFO step 1200 loss 1.9\n");
+    add_file(t, kernel_file,
+             "[Fri Dec  4 08:16:05 2026] Memory cgroup out of memory: Killed process 61236 "
+             "(python) total-vm:98732112kB, anon-rss:61203344kB, file-rss:412880kB, "
+             "shmem-rss:1048576kB, UID:4012 pgtables:132344kB oom_score_adj:0\n");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->role == "killed");
+    CHECK(r.first_fault->rank == 6);  // (kern.log: the job's one host)
+    CHECK(r.first_fault->host == "gpu-d02");
+    CHECK(r.verdict == "configuration");
+  }
+}
+
 TEST_CASE("a DataLoader worker killed near the out-of-memory killer's kill: the kill is first") {
   // the kernel's clock and the program's are seconds apart: the exception reads earlier
   Triage t(test::bundled_store());
