@@ -129,15 +129,20 @@ std::optional<Analysis> analyse_memory(std::string_view text) {
   add("reserved but unallocated", unallocated);
   if (requested && unallocated && *unallocated >= *requested)
     a.finding = "fragmentation",
+    a.action = "relaunch with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
     a.verdict = "fragmentation: " + human_size(*unallocated) + " is reserved but unallocated, more "
                 "than the " + human_size(*requested) + " requested; try "
                 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True";
   else if (total && in_use && free && *total - *in_use - *free > 0.25 * *total)
     a.finding = "another process",
+    a.action = "find the other processes on that GPU with nvidia-smi (a stale run, another job) "
+               "and stop them or move the job",
     a.verdict = "another process: " + human_size(*total - *in_use - *free) + " of the " +
                 human_size(*total) + " is held outside this process; look at nvidia-smi";
   else if (requested && unallocated)
     a.finding = "exhaustion",
+    a.action = "reduce the memory the job needs (a smaller batch or sequence length, activation "
+               "checkpointing, bf16/fp16, sharded optimizer state)",
     a.verdict = "exhaustion: only " + human_size(*unallocated) + " is cached and free; reduce "
                 "memory use (batch size, activation checkpointing, lower precision)";
   else if (requested)

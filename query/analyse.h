@@ -19,6 +19,7 @@ struct Analysis {
   // What the verdict found, for programs: "fragmentation", "another process" (most of the GPU's
   // memory is held outside the failing process), "exhaustion"; empty when undecided.
   std::string finding;
+  std::string action;  // what that finding calls for, e.g. "reduce memory use (batch size, ...)"
 };
 
 /// Every analysable message in `text`, in order of appearance; empty when none. Expects

@@ -267,7 +267,9 @@ struct Triage::Impl {
     if (e.line != line || e.file != file) return;  // (seen before: counted)
     e.confidence = m.confidence;
     e.last_error = last_error;
-    if (m.analysis) e.reading = m.analysis->verdict, e.finding = m.analysis->finding;
+    if (m.analysis)
+      e.reading = m.analysis->verdict, e.finding = m.analysis->finding,
+      e.action = m.analysis->action;
   }
 
   // An uncaught exception that no entry names: the program's own error (the catalogue is of GPU

@@ -34,6 +34,7 @@ struct LogEvent {
   std::string text;            // that line, at most a few hundred bytes
   std::string reading;         // what the line's figures say (an analyser's verdict), if any
   std::string finding;         // and that verdict's finding (Analysis::finding)
+  std::string action;          // and what that finding calls for (Analysis::action)
   size_t count = 1;            // occurrences collapsed into this event
   size_t order = 0;            // position in the input, for logs without times
   size_t rank_line = 0;        // when the line names no rank: the line nearby that did, if any

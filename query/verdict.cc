@@ -754,6 +754,15 @@ class Judge {
     if (r.first_fault->role == "hang")
       r.first_action_note = "the suspect is rank " + std::to_string(*r.first_fault->rank) +
                             ", which reported no timeout: read its log first";
+    // The figures in the message decided between the cases the entry's actions weigh (an
+    // out-of-memory report: fragmentation, exhaustion, another process): their advice is the
+    // action, unless the log already follows it.
+    const std::string& action = r.first_fault->action;
+    if (id == r.first_fault->entry_id && !action.empty() && !in_effect(action, in_.settings)) {
+      r.first_action = "The message's figures point to " + r.first_fault->finding + ": " + action;
+      r.first_action_note = "`gpuerr show " + id + "` has the entry's other actions";
+      return;
+    }
     const std::vector<std::string>& actions = facts(id).first_actions;
     for (const std::string& a : actions) {
       if (!in_effect(a, in_.settings)) {
