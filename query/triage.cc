@@ -263,7 +263,10 @@ struct Triage::Impl {
                  const LineOrigin& o, std::optional<double> time, const Match& m,
                  bool last_error = false) {
     const EntryFacts& f = facts_of(m.entry_id);
-    LogEvent& e = add_event_of(m.entry_id, f.role, f.category, file, line, text, o, time);
+    // (a cause named after "Last error:" is an event of its own, beside the same cause seen
+    // before as a warning: it tells which generic result it stands for)
+    LogEvent& e = add_event_of(m.entry_id, f.role, f.category, file, line, text, o, time,
+                               last_error ? "named after Last error" : "");
     if (e.line != line || e.file != file) return;  // (seen before: counted)
     e.confidence = m.confidence;
     e.last_error = last_error;
@@ -283,8 +286,9 @@ struct Triage::Impl {
                   (x.environment ? ": something it needed was missing from its environment" : "");
   }
 
-  // The event of `entry_id` (or, for an exception, of `type`) on this line's rank or host: a new
-  // one, or the one seen before there, counted again. An event dropped past kMaxEvents is a
+  // The event of `entry_id` (or, for an exception, of `type`; for an entry, `type` sets apart
+  // events of another kind) on this line's rank or host: a new one, or the one seen before
+  // there, counted again. An event dropped past kMaxEvents is a
   // throwaway.
   LogEvent& add_event_of(const std::string& entry_id, const std::string& role,
                          const std::string& category, const std::string& file, size_t line,
@@ -292,7 +296,8 @@ struct Triage::Impl {
                          const std::string& type = "") {
     std::string who = o.rank ? "r" + std::to_string(*o.rank)
                              : o.host + "/" + (o.local_rank ? std::to_string(*o.local_rank) : file);
-    const std::string key = (entry_id.empty() ? "exception:" + type : entry_id) + "|" + who;
+    const std::string key =
+        (entry_id.empty() ? "exception:" + type : entry_id + "|" + type) + "|" + who;
     if (auto it = event_index.find(key); it != event_index.end()) {
       LogEvent& again = read_so_far.events[it->second];
       ++again.count;

@@ -458,11 +458,12 @@ class Judge {
     return nullptr;
   }
 
-  // Is `cause`, read after NCCL's "Last error:", the cause of `e`, the error a few lines above
-  // it in the same report?
+  // Is `cause`, read after NCCL's "Last error:", the cause of `e`, another error a few lines
+  // above it in the same report? (The same cause printed before as a warning is not.)
   static bool reports_cause(const LogEvent& e, const LogEvent& cause) {
-    return cause.last_error && e.file == cause.file && e.line < cause.line &&
-           cause.line - e.line <= kSameReportLines && same_place(e, cause);
+    return cause.last_error && e.entry_id != cause.entry_id && e.file == cause.file &&
+           e.line < cause.line && cause.line - e.line <= kSameReportLines &&
+           same_place(e, cause);
   }
 
   // The earliest kill, the out-of-memory killer's before a bare SIGKILL (which a launcher also
@@ -546,13 +547,25 @@ class Judge {
     for (const LogEvent& e : sorted([](const std::string& role) { return role != "warning"; })) {
       if (e.order == r.first_fault->order && e.role == r.first_fault->role) continue;
       if (explained(e, *r.first_fault)) {
-        r.cascade.push_back(e);
+        if (!counted_in(e, r.cascade)) r.cascade.push_back(e);
         r.cascade_count += e.count;
-      } else {
+      } else if (!counted_in(e, r.faults)) {
         r.faults.push_back(e);
       }
     }
     r.cascade_count += r.first_fault->count - 1;
+  }
+
+  // A cause named after "Last error:" that is the same cause seen before at the same place (its
+  // warning) is counted in that event of `listed` rather than listed again. Whether it was.
+  static bool counted_in(const LogEvent& e, std::vector<LogEvent>& listed) {
+    if (!e.last_error) return false;
+    for (LogEvent& f : listed)
+      if (f.entry_id == e.entry_id && !f.last_error && same_place(f, e)) {
+        f.count += e.count;
+        return true;
+      }
+    return false;
   }
 
   void list_faults(TriageReport& r) {

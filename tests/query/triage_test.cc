@@ -1038,6 +1038,20 @@ TEST_CASE("the cause NCCL names under 'Last error:' is the first fault, not the 
     CHECK(r.first_fault->line == 1);
     CHECK(r.faults.size() == 1);
   }
+  // The same with the launcher's rank prefix on every line: the named cause is an event of its
+  // own, not a repeat of the warning's, and the generic result is still its cascade.
+  {
+    Triage t(test::bundled_store());
+    add_line_by_line(t, "[rank3]:node1:3021:3021 [0] bootstrap.cc:45 NCCL WARN Bootstrap : no "
+                        "socket interface found\n"
+                        "[rank3]: ncclInternalError: Internal check failed.\n"
+                        "[rank3]: Last error:\n"
+                        "[rank3]: Bootstrap : no socket interface found\n");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->line == 1);
+    CHECK(r.faults.size() == 1);
+  }
   // "Last error:" over a line that names nothing leaves the generic result first.
   Triage t(test::bundled_store());
   add_line_by_line(t, "[rank1]: ncclInternalError: Internal check failed.\n"
