@@ -90,7 +90,18 @@ nlohmann::ordered_json event_json(const query::LogEvent& e) {
   if (e.pid) j["pid"] = *e.pid;
   if (e.time) j["time"] = iso_time(*e.time);
   if (e.rank_line) j["rank_line"] = e.rank_line;
+  // (an undated line: `time` is the earliest it may have happened, `latest` the latest, if known)
+  j["time_inherited"] = e.time_inherited;
+  j["latest"] = e.time_inherited && e.latest ? nlohmann::ordered_json(iso_time(*e.latest)) : nullptr;
   return j;
+}
+
+// When `e` happened, for text: its time, or for an undated line (a traceback's) the span its
+// file's dated lines give it.
+std::string when(const query::LogEvent& e) {
+  if (!e.time) return "";
+  if (!e.time_inherited) return ", " + iso_time(*e.time);
+  return ", undated: after " + iso_time(*e.time) + (e.latest ? ", by " + iso_time(*e.latest) : "");
 }
 
 nlohmann::ordered_json report_json(const query::TriageReport& r) {
@@ -144,7 +155,7 @@ void print_report(const query::TriageReport& r) {
     const query::LogEvent& f = *r.first_fault;
     const std::string where =
         f.file.empty() ? "no line of its own in the input" : f.file + ":" + std::to_string(f.line);
-    std::cout << "First fault: " << place(f) << (f.time ? ", " + iso_time(*f.time) : "") << "  ["
+    std::cout << "First fault: " << place(f) << when(f) << "  ["
               << where << "]\n  " << what(f)
               << ": " << f.text << '\n';
     std::cout << "Verdict:     " << r.verdict << " (" << r.verdict_reason << ")\n";

@@ -40,6 +40,22 @@ TEST_CASE("triage --json prints the documented shape") {
   CHECK(j["faults"].is_array());
   CHECK(j["cascade_count"].is_number());
   for (const char* key : {"reason"}) CHECK(j["checkpoint"].contains(key));
+  CHECK(j["first_fault"]["time_inherited"] == false);
+  CHECK(j["first_fault"]["latest"].is_null());
+}
+
+TEST_CASE("an undated first fault is given as the span its file's dated lines allow") {
+  // the traceback's error takes 12:00:02,500 from the line above it, and 12:00:02,600 bounds it
+  const test::Run json = run_gpuerr(triage({"--json", kFixtures + "illegal-access-cascade.log"}));
+  REQUIRE(json.exit_code == 0);
+  const nlohmann::json f = nlohmann::json::parse(json.out)["first_fault"];
+  CHECK(f["line"] == 8);
+  CHECK(f["time_inherited"] == true);
+  CHECK(f["time"] == "2024-05-01T12:00:02Z");
+  CHECK(f["latest"] == "2024-05-01T12:00:02Z");
+  const test::Run text = run_gpuerr(triage({kFixtures + "illegal-access-cascade.log"}));
+  CHECK(text.out.find(", undated: after 2024-05-01T12:00:02Z, by 2024-05-01T12:00:02Z") !=
+        std::string::npos);
 }
 
 TEST_CASE("triage exits 0 with a fault, 1 without, 2 on an error") {
