@@ -140,7 +140,7 @@ TEST_CASE("an out-of-memory on one rank: code, with its reading, and no advice a
   // the log already sets expandable_segments, so the action that says to set it is skipped;
   // the figures found exhaustion, so the action is theirs: use less memory
   CHECK(r.first_action.find("expandable_segments:True") == std::string::npos);
-  CHECK(r.first_action.find("batch size") != std::string::npos);
+  CHECK(r.first_action.find("smaller batch") != std::string::npos);
   CHECK_FALSE(r.first_action_note.empty());
 }
 
