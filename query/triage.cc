@@ -62,6 +62,8 @@ struct FileState {
   size_t look_back_misses = 0;    // look-backs in a row that found no dated line
   size_t summary_lines_left = 0;  // inside torchrun's failure summary block
   bool last_error_next = false;   // the line read before ended in NCCL's "Last error:"
+  size_t last_line = 0;           // the last line that is not blank, read or passed over
+  std::string last_text;          // and its text (clipped)
   std::string host;               // the one host this file's prefixes name ("" if none)
   bool several_hosts = false;     // then no host is inferred for its other lines
   // A save begun here whose end its framework never logs (Lightning's "saving model to"): the
@@ -429,6 +431,7 @@ struct Triage::Impl {
   void read_interesting(const std::string& file, size_t line, std::string_view text,
                         FileState& state, std::string_view unread = {}) {
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    note_last_line(state, line, text);
     if (state.open_save && !unread.empty()) close_open_save(state, unread);
     std::string printed;  // a coloured line, as printed (see origin_of)
     if (text.find('\x1b') != std::string_view::npos) text = printed = as_printed(text);
@@ -662,6 +665,7 @@ struct Triage::Impl {
                     size_t last_line) {
     // (only the last two lines of the run bear on the line read after it)
     const size_t last_break = lines.rfind('\n');
+    note_last_line(state, last_line, lines.substr(last_break + 1));
     if (last_break != std::string_view::npos) {
       const size_t before = lines.rfind('\n', last_break - (last_break > 0));
       const size_t from = before == std::string_view::npos || last_break == 0 ? 0 : before + 1;
@@ -674,6 +678,12 @@ struct Triage::Impl {
       read_skipped_line(file, state, text, line++);
       return !state.undated.empty() || !state.faults_awaiting_work.empty();
     });
+  }
+
+  static void note_last_line(FileState& state, size_t line, std::string_view text) {
+    if (text.find_first_not_of(" \t\r") == std::string_view::npos) return;
+    state.last_line = line;
+    state.last_text = clipped(text);
   }
 
   // A line the filter passed over. The first dated one bounds the time of the undated events
@@ -789,6 +799,9 @@ TriageReport Triage::report() const {
   // (Not for kills: srun's and slurmstepd's lines in a job's output are no rank's.) A rank's
   // line without a host takes the host another line of that rank named. Failing those, a file
   // named for one of the job's hosts ("dmesg-T_gpu-a12.txt") is that host's.
+  for (const auto& [path, state] : impl_->files)
+    if (const std::optional<int> rank = rank_from_file_name(path); rank && state.last_line > 0)
+      facts.last_line_of_rank[*rank] = Evidence{path, state.last_line, state.last_text};
   std::map<std::pair<std::string, long>, int> rank_of_process;
   for (const auto& [rank, process] : impl_->process_of_rank) rank_of_process.emplace(process, rank);
   // Where no line names its rank, a process's rank in the job's communicator (the largest any

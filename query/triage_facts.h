@@ -63,6 +63,8 @@ struct TriageFacts {
   // Ranks some line or file name of the input names, each with the first line that did (its
   // file's first line, for a file named for the rank).
   std::map<int, Evidence> ranks_present;
+  // The last line of each file named for a rank (rank_5.log): where that rank's log stops.
+  std::map<int, Evidence> last_line_of_rank;
   std::optional<Evidence> launcher_summary;
   size_t teardown_lines = 0;
   size_t lines = 0, bytes = 0;

@@ -408,10 +408,12 @@ class Judge {
         r.first_fault = e;
         return;
       }
-    // The suspect printed no timeout: it stands for itself, at the first line that named it (no
+    // The suspect printed no timeout: it stands for itself, at the last line of its own log
+    // (where it stopped) when a file is named for it, else at the first line that named it (no
     // line, file "", when its log is not in the input), dated by the first timeout of the others
     // (it hung before that). The first victim to time out is not the answer either way.
     const auto seen = in_.ranks_present.find(*r.hang_suspect_rank);
+    const auto stopped = in_.last_line_of_rank.find(*r.hang_suspect_rank);
     hang_entry_ = echoes.front().entry_id;
     LogEvent silent;
     silent.role = "hang";
@@ -421,6 +423,11 @@ class Judge {
     if (seen != in_.ranks_present.end())
       silent.file = seen->second.file, silent.line = seen->second.line;
     silent.text = "(no line of its own: " + r.hang_reason + ")";
+    if (stopped != in_.last_line_of_rank.end()) {
+      silent.file = stopped->second.file, silent.line = stopped->second.line;
+      silent.text = stopped->second.text;
+      silent.reading = "the last line of its log: it stopped after this; " + r.hang_reason;
+    }
     silent.order = echoes.front().order;
     r.first_fault = silent;
   }

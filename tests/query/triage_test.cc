@@ -639,6 +639,32 @@ TEST_CASE("a hang where one rank says nothing: the default group's silent rank i
   CHECK(r.first_fault->file.empty());
 }
 
+TEST_CASE("a silent rank with a log of its own is placed at that log's last line") {
+  // rank 2's file stops in the middle of reading a shard; ranks 0, 1 and 3 time out in #512
+  Triage t(test::bundled_store());
+  for (int rank : {0, 1, 2, 3}) {
+    std::string log = "2026-06-01 10:00:00,000 INFO rank=" + std::to_string(rank) +
+                      " step 100 loss 2.0\n";
+    if (rank == 2) {
+      log += "2026-06-01 10:00:05,000 DEBUG rank=2 opening shard /data/shard-0031.jsonl\n\n";
+    } else {
+      log += "[rank" + std::to_string(rank) + "]:[E601 10:30:00.000000123 ProcessGroupNCCL.cpp:616] "
+             "[Rank " + std::to_string(rank) + "] Watchdog caught collective operation timeout: "
+             "WorkNCCL(SeqNum=512, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) "
+             "ran for 1800321 milliseconds before timing out.\n2026-06-01 10:30:01,000 INFO bye\n";
+    }
+    t.add_lines("rank_" + std::to_string(rank) + ".log", 1, log);
+  }
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "hang");
+  CHECK(r.first_fault->rank == 2);
+  CHECK(r.first_fault->file == "rank_2.log");
+  CHECK(r.first_fault->line == 2);
+  CHECK(r.first_fault->text.find("opening shard") != std::string::npos);
+  CHECK(r.first_fault->reading.find("last line of its log") != std::string::npos);
+}
+
 TEST_CASE("sequence numbers of different process groups are not compared, nor their group ranks") {
   Triage t(test::bundled_store());
   // TP groups {0,1} and {2,3}: each process calls its own TP group "PG ID 1"; the GUIDs differ
