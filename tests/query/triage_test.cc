@@ -1047,45 +1047,50 @@ TEST_CASE("the cause NCCL names under 'Last error:' is the first fault, not the 
       return e.entry_id == "nccl-internal-error";
     }));
   }
-  // With NCCL_DEBUG=WARN the warning comes first, from the process's own prefix; the exception's
-  // generic result, whose named cause is that warning's entry, is its cascade, not another fault.
-  {
+  struct Case {
+    const char* name;
+    std::string lines;
+    std::string first;  // the first fault's entry
+    size_t first_line;
+  };
+  const Case cases[] = {
+      // With NCCL_DEBUG=WARN the warning comes first, from the process's own prefix; the
+      // exception's generic result, whose named cause is that warning's entry, is its cascade.
+      {"warning first",
+       "node1: node1:3021:3021 [0] bootstrap.cc:45 NCCL WARN Bootstrap : no socket interface "
+       "found\n"
+       "node1: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, "
+       "internal error - please report this issue to the NCCL developers, NCCL version 2.20.5\n"
+       "node1: ncclInternalError: Internal check failed.\n"
+       "node1: Last error:\n"
+       "node1: Bootstrap : no socket interface found\n",
+       "nccl-no-socket-interface", 1},
+      // The same with the launcher's rank prefix on every line: the named cause is an event of
+      // its own, not a repeat of the warning's, and the generic result is still its cascade.
+      {"rank prefixes",
+       "[rank3]:node1:3021:3021 [0] bootstrap.cc:45 NCCL WARN Bootstrap : no socket interface "
+       "found\n"
+       "[rank3]: ncclInternalError: Internal check failed.\n"
+       "[rank3]: Last error:\n"
+       "[rank3]: Bootstrap : no socket interface found\n",
+       "nccl-no-socket-interface", 1},
+      // "Last error:" over a line that names nothing leaves the generic result first.
+      {"nothing named",
+       "[rank1]: ncclInternalError: Internal check failed.\n"
+       "[rank1]: Last error:\n"
+       "[rank1]: \n",
+       "nccl-internal-error", 1},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
     Triage t(test::bundled_store());
-    add_line_by_line(t, "node1: node1:3021:3021 [0] bootstrap.cc:45 NCCL WARN Bootstrap : no "
-                        "socket interface found\n"
-                        "node1: torch.distributed.DistBackendError: NCCL error in: "
-                        "ProcessGroupNCCL.cpp:1970, internal error - please report this issue to "
-                        "the NCCL developers, NCCL version 2.20.5\n"
-                        "node1: ncclInternalError: Internal check failed.\n"
-                        "node1: Last error:\n"
-                        "node1: Bootstrap : no socket interface found\n");
+    add_line_by_line(t, c.lines);
     const TriageReport r = t.report();
     REQUIRE(r.first_fault);
-    CHECK(r.first_fault->line == 1);
+    CHECK(r.first_fault->entry_id == c.first);
+    CHECK(r.first_fault->line == c.first_line);
     CHECK(r.faults.size() == 1);
   }
-  // The same with the launcher's rank prefix on every line: the named cause is an event of its
-  // own, not a repeat of the warning's, and the generic result is still its cascade.
-  {
-    Triage t(test::bundled_store());
-    add_line_by_line(t, "[rank3]:node1:3021:3021 [0] bootstrap.cc:45 NCCL WARN Bootstrap : no "
-                        "socket interface found\n"
-                        "[rank3]: ncclInternalError: Internal check failed.\n"
-                        "[rank3]: Last error:\n"
-                        "[rank3]: Bootstrap : no socket interface found\n");
-    const TriageReport r = t.report();
-    REQUIRE(r.first_fault);
-    CHECK(r.first_fault->line == 1);
-    CHECK(r.faults.size() == 1);
-  }
-  // "Last error:" over a line that names nothing leaves the generic result first.
-  Triage t(test::bundled_store());
-  add_line_by_line(t, "[rank1]: ncclInternalError: Internal check failed.\n"
-                      "[rank1]: Last error:\n"
-                      "[rank1]: \n");
-  const TriageReport r = t.report();
-  REQUIRE(r.first_fault);
-  CHECK(r.first_fault->entry_id == "nccl-internal-error");
 }
 
 TEST_CASE("a network port's link going down is read, though its line holds no error word") {
