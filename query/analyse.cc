@@ -106,7 +106,7 @@ std::optional<Analysis> analyse_memory(std::string_view text) {
   const std::string line = line_at(text, at);
   // The report may be wrapped over a few lines; read from its start onwards.
   const std::string_view report = text.substr(at, 2000);
-  Analysis a{"memory", line, {}, {}, {}};
+  Analysis a{"memory", line, {}, {}, {}, {}};
   const std::string lower = ascii_lower(report);
   const auto size = [&](SizeLabel label) { return labelled_size(report, lower, label); };
   const auto requested = size(kRequested);
@@ -160,7 +160,8 @@ std::optional<Analysis> analyse_xid(std::string_view text) {
   re2::StringPiece whole;
   std::string pci, number, pid, name;
   if (!RE2::PartialMatch(text, xid, &whole, &pci, &number, &pid, &name)) return std::nullopt;
-  Analysis a{"xid", line_at(text, static_cast<size_t>(whole.data() - text.data())), {}, {}, {}};
+  Analysis a{"xid", line_at(text, static_cast<size_t>(whole.data() - text.data())),
+             {}, {}, {}, {}};
   a.figures.emplace_back("xid", number);
   a.figures.emplace_back("pci", pci);
   if (!pid.empty()) a.figures.emplace_back("pid", pid);
@@ -179,7 +180,7 @@ std::optional<Analysis> analyse_timeout(std::string_view text) {
   std::string seq, op, timeout;
   if (!RE2::PartialMatch(text, work, &whole, &seq, &op, &timeout)) return std::nullopt;
   const std::string line = line_at(text, static_cast<size_t>(whole.data() - text.data()));
-  Analysis a{"collective-timeout", line, {}, {}, {}};
+  Analysis a{"collective-timeout", line, {}, {}, {}, {}};
   static const RE2 rank(R"(\[Rank (\d+)\])");
   std::string r;
   if (RE2::PartialMatch(line, rank, &r)) a.figures.emplace_back("rank", r);
