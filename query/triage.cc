@@ -794,14 +794,15 @@ TriageReport Triage::report() const {
   for (const auto& [path, start] : impl_->unfinished_parts)
     if (impl_->groups_with_ended_parts.contains(start.group))
       facts.unfinished_parts.push_back(start);
+  // Where each file named for a rank stops: a hang's silent rank is placed there.
+  for (const auto& [path, state] : impl_->files)
+    if (const std::optional<int> rank = rank_from_file_name(path); rank && state.last_line > 0)
+      facts.last_line_of_rank[*rank] = Evidence{path, state.last_line, state.last_text};
   // A rank's own log rarely names its host, but its NCCL lines do ("node7:1234:1290 [3] NCCL"):
   // the lines of a file that names one host only are that host's.
   // (Not for kills: srun's and slurmstepd's lines in a job's output are no rank's.) A rank's
   // line without a host takes the host another line of that rank named. Failing those, a file
   // named for one of the job's hosts ("dmesg-T_gpu-a12.txt") is that host's.
-  for (const auto& [path, state] : impl_->files)
-    if (const std::optional<int> rank = rank_from_file_name(path); rank && state.last_line > 0)
-      facts.last_line_of_rank[*rank] = Evidence{path, state.last_line, state.last_text};
   std::map<std::pair<std::string, long>, int> rank_of_process;
   for (const auto& [rank, process] : impl_->process_of_rank) rank_of_process.emplace(process, rank);
   // Where no line names its rank, a process's rank in the job's communicator (the largest any
