@@ -7,6 +7,7 @@
 #include "indexer/signature.h"
 #include "query/clean.h"
 #include "query/identifiers.h"
+#include "query/log_events.h"
 
 namespace gpuerr::query {
 namespace {
@@ -17,6 +18,9 @@ constexpr int kTextCandidates = 20;
 constexpr double kWordsForFullTrust = 4;
 constexpr double kLettersForFullSpecificity = 60;
 constexpr double kEchoPenalty = 4.5;  // more than a signature, specificity and full text add
+// A cause NCCL names after "Last error:" outranks the report naming it, whose code, signature,
+// specificity and full text add up to at most 8.5.
+constexpr double kNamedCauseBonus = 9;
 
 // Confidence of each kind of evidence, calibrated on tests/eval/corpus (`gpuerr eval` prints
 // the table): about the share of first answers with that evidence that were right. On 849
@@ -67,8 +71,8 @@ double confidence(const Evidence& e, size_t query_words) {
 
 // Two entries named by the same kind of exact evidence (both by a code, or both by a signature)
 // are both less certain: the text holds two errors, or one of the matches is loose. An echo
-// (an entry whose role is "consequence", such as PyTorch's DSA hint after every CUDA error)
-// does not make the error it echoes less certain.
+// (an entry whose role is "consequence", such as PyTorch's DSA hint after every CUDA error, or
+// "warning") does not make the error beside it less certain.
 void mark_contested(std::vector<Match>& matches, const std::set<std::string>& echoes) {
   auto kind = [](const Match& m) { return 2 * !m.code.empty() + !m.signature.empty(); };
   for (Match& m : matches) {
@@ -143,6 +147,35 @@ void drop_subsumed_signatures(const Store& store, const std::string& shown,
   }
 }
 
+// NCCL's report through PyTorch gives its generic result ("invalid usage", "unhandled system
+// error") with the result's code, then `Last error:`, then the cause in NCCL's own words on the
+// next line ("Duplicate GPU detected : rank 1 and rank 0 ..."). The entries whose signatures match
+// such a line are the cause the report names. Not when the line above `Last error:` is an echo
+// (ncclRemoteError's "remote process exited or there was a network error"): the line after it
+// names the peer's symptom, and the echo's own first action is to follow it to the peer.
+std::set<std::string> named_causes(const Store& store, std::string_view text) {
+  std::set<std::string> ids;
+  std::string_view previous;  // the last line that was not blank
+  bool after_last_error = false;
+  while (!text.empty()) {
+    const size_t end = std::min(text.find('\n'), text.size());
+    const std::string_view line = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    if (after_last_error)
+      for (const SignatureHit& hit : store.match_signatures(std::string(line)))
+        ids.insert(hit.entry_id);
+    after_last_error = false;
+    if (says_last_error(line)) {
+      const std::vector<SignatureHit> report = store.match_signatures(std::string(previous));
+      after_last_error = std::any_of(report.begin(), report.end(), [&](const SignatureHit& hit) {
+        return store.role(hit.entry_id) != "consequence";
+      });
+    }
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos) previous = line;
+  }
+  return ids;
+}
+
 }  // namespace
 
 std::vector<Match> lookup(const Store& store, std::string_view message) {
@@ -182,15 +215,19 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
 
   const size_t query_words = word_count(words);
   // In a paste that holds a cause and its echo (a CUDA error inside a watchdog report, Xid 45
-  // after the Xid it cleans up, PyTorch's DSA hint), the cause comes first: an entry whose role
-  // is "consequence" ranks below every other entry named by a code or a signature.
-  std::set<std::string> echoes;  // entries named by exact evidence whose role is "consequence"
+  // after the Xid it cleans up, PyTorch's DSA hint) or a warning printed on the way (XLA's
+  // allocator warning before its RESOURCE_EXHAUSTED error), the cause comes first: an entry
+  // whose role is "consequence" or "warning" ranks below every other entry named by a code or a
+  // signature, and does not make it less certain.
+  std::set<std::string> echoes;  // entries named by exact evidence whose role is one of those
   bool exact_cause = false;
   for (const auto& [id, e] : evidence) {
     if (e.code.empty() && e.signature.empty()) continue;
-    if (store.role(id) == "consequence") echoes.insert(id);
+    const std::string role = store.role(id);
+    if (role == "consequence" || role == "warning") echoes.insert(id);
     else exact_cause = true;
   }
+  const std::set<std::string> named = named_causes(store, shown);
   std::vector<Match> out;
   for (const auto& [id, e] : evidence) {
     Match m{id, 0, confidence(e, query_words), e.code, e.signature, e.text_score, std::nullopt};
@@ -200,6 +237,7 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
     m.score = 4.0 * !e.code.empty() + 3.0 * !e.signature.empty() + 1.5 * specificity +
               2.0 * e.text_score + e.text_weight;
     if (exact_cause && echoes.count(id)) m.score -= kEchoPenalty;
+    if (named.count(id)) m.score += kNamedCauseBonus;
     out.push_back(std::move(m));
   }
   std::stable_sort(out.begin(), out.end(),

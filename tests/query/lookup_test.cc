@@ -247,6 +247,52 @@ TEST_CASE("in a paste of a cause and its echo, the cause comes first") {
         "xid-149");
 }
 
+TEST_CASE("a warning printed on the way ranks below the error it preceded") {
+  // XLA's allocator warns while it autotunes, before the computation fails; the error is the
+  // answer, and the warning does not make it less certain
+  const std::string error =
+      "jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate "
+      "24.50GiB with allocator GPU_0_bfc on device 0.";
+  const std::vector<Match> m = lookup(
+      bundled_store(),
+      "W0512 10:01:02.123456  4242 bfc_allocator.cc:371] Allocator (GPU_0_bfc) ran out of memory "
+      "trying to allocate 24.50GiB with freed_by_count=0. The caller indicates that this is not a "
+      "failure, but this may mean that there could be performance gains if more memory were "
+      "available.\n" +
+          error);
+  REQUIRE(!m.empty());
+  CHECK(m.front().entry_id == "jax-resource-exhausted");
+  CHECK(m.front().confidence == doctest::Approx(lookup(bundled_store(), error).front().confidence));
+  CHECK(std::any_of(m.begin(), m.end(), [](const Match& x) {
+    return x.entry_id == "tensorflow-bfc-allocator-warning";
+  }));
+}
+
+TEST_CASE("the cause NCCL names after 'Last error:' comes before the generic result") {
+  // invalid usage, named: two ranks on one GPU
+  CHECK(top_entry(lookup(bundled_store(),
+                         "torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:93, "
+                         "invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version "
+                         "2.28.9\n"
+                         "ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n"
+                         "Last error:\n"
+                         "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1b000")) ==
+        "nccl-duplicate-gpu");
+  // an unhandled CUDA error: the line after is NCCL's own wording of it, not another cause
+  CHECK(top_entry(lookup(bundled_store(),
+                         "ncclUnhandledCudaError: Call to CUDA function failed.\n"
+                         "Last error:\n"
+                         "Cuda failure 1 'invalid argument'")) == "nccl-unhandled-cuda-error");
+  // the remote error is an echo: the line after names the peer's symptom, and the entry's own
+  // first action is to follow it to the peer
+  CHECK(top_entry(lookup(bundled_store(),
+                         "ncclRemoteError: A call failed possibly due to a network error or a "
+                         "remote process exiting prematurely.\n"
+                         "Last error:\n"
+                         "socketProgressOpt: Call to recv from 10.1.2.3<4567> failed : "
+                         "Connection reset by peer")) == "nccl-remote-error");
+}
+
 TEST_CASE("matches come best first with confidence between 0 and 1") {
   const std::vector<Match> m =
       lookup(bundled_store(), "RuntimeError: CUDA error: misaligned address (error 716)");
