@@ -11,7 +11,8 @@ nlohmann::ordered_json analysis_json(const std::optional<query::Analysis>& a) {
   if (!a) return nullptr;
   nlohmann::ordered_json figures = nlohmann::ordered_json::object();
   for (const auto& [name, value] : a->figures) figures[name] = value;
-  return {{"kind", a->kind}, {"line", a->line}, {"figures", figures}, {"verdict", a->verdict}};
+  return {{"kind", a->kind},       {"line", a->line},       {"figures", figures},
+          {"verdict", a->verdict}, {"finding", a->finding}, {"action", a->action}};
 }
 
 }  // namespace
@@ -27,7 +28,7 @@ nlohmann::ordered_json lookup_json(const std::string& query, const std::vector<A
         {"layer", e.layer},
         {"confidence", std::round(a.match.confidence * 1000) / 1000},
         {"score", std::round(a.match.score * 1000) / 1000},
-        {"first_action", e.first_actions.empty() ? "" : e.first_actions.front()},
+        {"first_action", first_action(a)},
         {"actions", e.first_actions},
         {"codes", e.codes},
         {"poisons_context", e.poisons_context},

@@ -73,9 +73,9 @@ void print_lookup_text(std::ostream& out, const std::vector<Answer>& confident,
         << style.weak("[" + label(a.entry) + ", " + percent(a.match.confidence) + ", " +
                       a.entry.layer + "]")
         << '\n';
-    if (!a.entry.first_actions.empty())
-      out << "   " << style.action("First:") << ' '
-          << wrap(a.entry.first_actions.front(), style.width, kIndent, kIndent) << '\n';
+    if (const std::string first = first_action(a); !first.empty())
+      out << "   " << style.action("First:") << ' ' << wrap(first, style.width, kIndent, kIndent)
+          << '\n';
     if (a.match.analysis) print_analysis(out, *a.match.analysis);
     if (a.entry.poisons_context)
       out << "   Note:  "

@@ -127,7 +127,16 @@ std::optional<Analysis> analyse_memory(std::string_view text) {
   add("process in use", in_use);
   add("allocated", allocated);
   add("reserved but unallocated", unallocated);
-  if (requested && unallocated && *unallocated >= *requested)
+  if (requested && total && *requested > *total)
+    a.finding = "a request larger than the GPU",
+    a.action = "check the shape and dtype of the tensor the traceback points at: one allocation "
+               "larger than the whole GPU never fits, whatever the allocator's settings (look for "
+               "a length, vocabulary or batch size read from the wrong field, an unintended "
+               "broadcast or outer product); if it is meant to be that large, split or shard it "
+               "across GPUs",
+    a.verdict = "one request of " + human_size(*requested) + " is larger than the GPU's total " +
+                human_size(*total) + "; look at the shape of the tensor being allocated";
+  else if (requested && unallocated && *unallocated >= *requested)
     a.finding = "fragmentation",
     a.action = "relaunch with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
     a.verdict = "fragmentation: " + human_size(*unallocated) + " is reserved but unallocated, more "
@@ -194,6 +203,11 @@ std::optional<Analysis> analyse_timeout(std::string_view text) {
 }
 
 }  // namespace
+
+std::string action_from_figures(const std::string& finding, const std::string& action) {
+  if (finding.empty() || action.empty()) return "";
+  return "The message's figures point to " + finding + ": " + action;
+}
 
 std::string human_size(double bytes) {
   static const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};

@@ -26,6 +26,10 @@ struct Analysis {
 /// terminal escapes already removed (as_printed).
 std::vector<Analysis> analyse(std::string_view text);
 
+/// The first action when the figures decided the case: "The message's figures point to
+/// exhaustion: reduce the memory ...". Empty when they decided nothing (no finding or action).
+std::string action_from_figures(const std::string& finding, const std::string& action);
+
 /// `bytes` as "1.50 GiB", "20.00 MiB" or "512 bytes".
 std::string human_size(double bytes);
 

@@ -7,6 +7,7 @@
 
 #include <re2/re2.h>
 
+#include "query/analyse.h"
 #include "query/log_events.h"
 #include "query/triage_facts.h"
 
@@ -779,7 +780,7 @@ class Judge {
     // action, unless the log already follows it.
     const std::string& action = r.first_fault->action;
     if (id == r.first_fault->entry_id && !action.empty() && !in_effect(action, in_.settings)) {
-      r.first_action = "The message's figures point to " + r.first_fault->finding + ": " + action;
+      r.first_action = action_from_figures(r.first_fault->finding, action);
       r.first_action_note = "`gpuerr show " + id + "` has the entry's other actions";
       return;
     }

@@ -98,6 +98,22 @@ TEST_CASE("lookup --json prints the documented shape, confident matches only") {
   CHECK(nlohmann::json::parse(none.out)["matches"].empty());
 }
 
+TEST_CASE("when a message's figures decide the case, the first action is theirs") {
+  const test::Run r = run_gpuerr(with_index(
+      {"lookup", "--json",
+       "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+       "capacity of 23.65 GiB of which 1.10 GiB is free. Including non-PyTorch memory, this "
+       "process has 22.54 GiB memory in use. Of the allocated memory 22.20 GiB is allocated by "
+       "PyTorch, and 40.00 MiB is reserved by PyTorch but unallocated."}));
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json m = nlohmann::json::parse(r.out)["matches"][0];
+  CHECK(m["id"] == "cuda-out-of-memory");
+  CHECK(m["analysis"]["finding"] == "exhaustion");
+  const std::string first = m["first_action"];
+  CHECK(first.starts_with("The message's figures point to exhaustion: reduce the memory"));
+  CHECK(first != m["actions"][0]);  // the entry's own actions are still listed
+}
+
 TEST_CASE("text output puts the first action and the show command on screen") {
   const test::Run r = run_gpuerr(with_index({"CUDA error: misaligned address"}));
   CHECK(r.out.starts_with("1. CUDA error: misaligned address"));

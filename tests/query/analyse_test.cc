@@ -52,6 +52,20 @@ TEST_CASE("memory held by another process is named as such") {
   CHECK(found[0].verdict.starts_with("another process:"));
 }
 
+TEST_CASE("one request larger than the whole GPU is named as such, before any other reading") {
+  // nothing is cached, so the figures would otherwise read as exhaustion
+  const auto found = analyse(
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 400.00 GiB. GPU 0 has a "
+      "total capacity of 79.15 GiB of which 78.60 GiB is free. Including non-PyTorch memory, this "
+      "process has 530.00 MiB memory in use. Of the allocated memory 0 bytes is allocated by "
+      "PyTorch, and 0 bytes is reserved by PyTorch but unallocated.");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].finding == "a request larger than the GPU");
+  CHECK(found[0].verdict.find("400.00 GiB is larger than the GPU's total 79.15 GiB") !=
+        std::string::npos);
+  CHECK(found[0].action.find("shape") != std::string::npos);
+}
+
 TEST_CASE("XLA's report gives the request only, and says it cannot tell more") {
   const auto found = analyse("XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to "
                              "allocate 17179869184 bytes.");
