@@ -625,13 +625,18 @@ class Judge {
       r.verdict = "hardware";
     else if (category == "configuration" || category == "driver")
       r.verdict = "configuration";
-    // (a lost connection first, and no fault of its peer in the input: the peer stopped, for a
-    // reason its own log holds, or the network between them failed)
+    // (a lost connection or a collective's timeout first, and no fault of a peer in the input:
+    // the peer stopped or never reached the collective, for a reason its own log holds, or the
+    // network between them failed)
     const bool lost_peer =
         r.verdict == "unknown" && category == "communication" && f.role != "hang";
-    r.verdict_reason = lost_peer ? "the first fault (" + name +
-                                       ") is a lost connection, which a peer that stopped and a "
-                                       "failing network both give: the peer's log tells which"
+    r.verdict_reason = lost_peer && f.role == "consequence"
+                           ? "the first fault (" + name + ") is what a rank reports when a peer "
+                             "stops, never reaches the collective, or the network between them "
+                             "fails: the other ranks' logs tell which"
+                       : lost_peer ? "the first fault (" + name +
+                                         ") is a lost connection, which a peer that stopped and a "
+                                         "failing network both give: the peer's log tells which"
                        : r.verdict == "unknown"
                            ? "the first fault (" + name + ") does not tell code from hardware"
                        : node_driver ? "the first fault is " + name +
