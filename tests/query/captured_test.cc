@@ -18,10 +18,11 @@ namespace {
 const std::string kDir = std::string(GPUERR_SOURCE_DIR) + "/tests/data/captured/";
 
 struct Expected {
-  std::string file;
-  std::string lookup;  // an entry id that ranks first, "top3:ID", or "none"
+  std::vector<std::string> files;  // read together, in this order
+  std::string lookup;       // an entry id that ranks first, "top3:ID", or "none"
   std::string first_fault;  // "-": not asserted
   std::string verdict;      // "-": not asserted
+  std::string rank;         // the first fault's rank, else its local rank; "-": not asserted
 };
 
 std::vector<Expected> expected() {
@@ -32,12 +33,16 @@ std::vector<Expected> expected() {
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
     std::istringstream fields(line);
+    std::string files;
     Expected e;
-    std::getline(fields, e.file, '\t');
+    std::getline(fields, files, '\t');
     std::getline(fields, e.lookup, '\t');
     std::getline(fields, e.first_fault, '\t');
     std::getline(fields, e.verdict, '\t');
-    REQUIRE_MESSAGE(!e.verdict.empty(), "EXPECTED.tsv: four tab-separated fields: " << line);
+    if (!std::getline(fields, e.rank, '\t')) e.rank = "-";
+    REQUIRE_MESSAGE(!e.verdict.empty(), "EXPECTED.tsv: four or five tab-separated fields: " << line);
+    std::istringstream names(files);
+    for (std::string name; names >> name;) e.files.push_back(name);
     rows.push_back(e);
   }
   return rows;
@@ -49,6 +54,12 @@ std::string read(const std::string& file) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+std::string read_all(const std::vector<std::string>& files) {
+  std::string text;
+  for (const std::string& file : files) text += read(file);
+  return text;
+}
+
 }  // namespace
 
 TEST_SUITE("query") {
@@ -57,8 +68,8 @@ TEST_CASE("every captured message gives the entry its planted fault calls for") 
   const std::vector<Expected> rows = expected();
   CHECK(rows.size() >= 25);
   for (const Expected& e : rows) {
-    CAPTURE(e.file);
-    const std::vector<Match> m = lookup(test::bundled_store(), read(e.file));
+    CAPTURE(e.files.front());
+    const std::vector<Match> m = lookup(test::bundled_store(), read_all(e.files));
     if (e.lookup == "none") {
       CHECK(test::top_entry(m) == "(none)");
     } else if (e.lookup.starts_with("top3:")) {
@@ -76,15 +87,22 @@ TEST_CASE("every captured message gives the entry its planted fault calls for") 
 TEST_CASE("triage of each captured log finds the planted fault first, with its verdict") {
   for (const Expected& e : expected()) {
     if (e.first_fault == "-") continue;
-    CAPTURE(e.file);
+    CAPTURE(e.files.front());
     Triage t(test::bundled_store());
-    size_t n = 0;
-    for_each_line(read(e.file), [&](std::string_view line) { t.add_line(e.file, ++n, line); });
+    for (const std::string& file : e.files) {
+      size_t n = 0;
+      for_each_line(read(file), [&](std::string_view line) { t.add_line(file, ++n, line); });
+    }
     const TriageReport r = t.report();
     REQUIRE(r.first_fault);
     CHECK((r.first_fault->entry_id.empty() ? r.first_fault->role : r.first_fault->entry_id) ==
           e.first_fault);
     if (e.verdict != "-") CHECK(r.verdict == e.verdict);
+    if (e.rank != "-") {
+      const std::optional<int> rank =
+          r.first_fault->rank ? r.first_fault->rank : r.first_fault->local_rank;
+      CHECK(rank == std::stoi(e.rank));
+    }
   }
 }
 

@@ -98,6 +98,28 @@ def cupy_oom():
     return cupy.empty(400 * 2**30, dtype=cupy.uint8)
 
 
+def cublas_invalid_value():
+    import numpy
+    import cupy
+    from cupy_backends.cuda.libs import cublas
+    handle = cupy.cuda.device.get_cublas_handle()
+    a = cupy.ones((4, 4), dtype=cupy.float32)
+    one = numpy.ones(1, numpy.float32)
+    zero = numpy.zeros(1, numpy.float32)
+    cublas.sgemm(handle, 0, 0, -1, 4, 4, one.ctypes.data, a.data.ptr, 4, a.data.ptr, 4,
+                 zero.ctypes.data, a.data.ptr, 4)
+
+
+def cufft_invalid_size():
+    from cupy.cuda import cufft
+    return cufft.Plan1d(0, cufft.CUFFT_C2C, 1)
+
+
+def curand_bad_type():
+    from cupy_backends.cuda.libs import curand
+    return curand.createGenerator(12345)
+
+
 MODES = {name: fn for name, fn in globals().items() if callable(fn) and not name.startswith("_")}
 
 if __name__ == "__main__":
