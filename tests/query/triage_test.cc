@@ -1190,6 +1190,21 @@ TEST_CASE("an undated network error is not first before another rank's fault dat
   }
 }
 
+TEST_CASE("an echo first (a collective's timeout) names a peer that stopped or never arrived") {
+  Triage t(test::bundled_store());
+  add_file(t, "rank_0.log",
+           "2025-03-04 10:00:00,000 INFO step 100 loss 2.1\n"
+           "[rank0]:[E304 10:10:00.000000000 ProcessGroupNCCL.cpp:689] [Rank 0] Watchdog caught "
+           "collective operation timeout: WorkNCCL(SeqNum=201, OpType=ALLREDUCE, NumelIn=1, "
+           "NumelOut=1, Timeout(ms)=600000) ran for 600007 milliseconds before timing out.\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "nccl-watchdog-timeout");
+  CHECK(r.verdict == "unknown");
+  CHECK(r.verdict_reason.find("never reaches the collective") != std::string::npos);
+  CHECK(r.verdict_reason.find("lost connection") == std::string::npos);
+}
+
 TEST_CASE("a rank's work going on minutes after its error shows the job went on past it") {
   // A traceback's error is undated: it happened by the first dated line after it.
   const std::string oom =
