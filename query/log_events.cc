@@ -353,6 +353,11 @@ bool is_teardown(std::string_view message) {
   return RE2::PartialMatch(message, teardown) && !RE2::PartialMatch(message, cause);
 }
 
+bool chains_exceptions(std::string_view message) {
+  return message.starts_with("During handling of the above exception") ||
+         message.starts_with("The above exception was the direct cause");
+}
+
 bool says_last_error(std::string_view message) {
   while (!message.empty() && std::isspace(static_cast<unsigned char>(message.back())))
     message.remove_suffix(1);

@@ -126,6 +126,11 @@ bool in_traceback(std::string_view message);
 /// names its reason (`DUE TO TIME LIMIT`, `DUE TO NODE FAILURE`): that one is looked up.
 bool is_teardown(std::string_view message);
 
+/// Does `message` join two tracebacks of one chain ("During handling of the above exception,
+/// another exception occurred:", "The above exception was the direct cause of the following
+/// exception:")?
+bool chains_exceptions(std::string_view message);
+
 /// Does `message` end in "Last error:"? NCCL's exceptions (through PyTorch, among others) print
 /// the generic result ("internal error", "unhandled system error") and then, after that line,
 /// the warning that caused it in its own words ("Bootstrap : no socket interface found").

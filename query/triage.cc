@@ -78,6 +78,9 @@ struct FileState {
   // below a frame: a launcher's prefix such as "[rank6]:" takes its indent away), or a frame's
   // "File ..." line.
   bool last_in_traceback = false, last_frame = false;
+  // The last uncaught exception no entry names (its event's index), and, once a line joins its
+  // traceback to the next one, the same index until that next exception line is read.
+  std::optional<size_t> last_exception, chained_exception;
 };
 
 // The civil UTC date and time of `seconds` since the epoch.
@@ -279,13 +282,16 @@ struct Triage::Impl {
 
   // An uncaught exception that no entry names: the program's own error (the catalogue is of GPU
   // failures), or its environment's when a module or file was missing.
-  void add_exception(const std::string& file, size_t line, std::string_view text,
-                     const LineOrigin& o, std::optional<double> time, const ExceptionLine& x) {
+  // Returns the index of its event (none when the events were full and it was dropped).
+  std::optional<size_t> add_exception(const std::string& file, size_t line, std::string_view text,
+                       const LineOrigin& o, std::optional<double> time, const ExceptionLine& x) {
     LogEvent& e = add_event_of("", "exception", x.environment ? "configuration" : "application",
                                file, line, text, o, time, x.type);
     if (e.line == line && e.file == file)
       e.reading = "an uncaught " + x.type + " ended the program on this rank" +
                   (x.environment ? ": something it needed was missing from its environment" : "");
+    if (&e == &dropped) return std::nullopt;
+    return static_cast<size_t>(&e - read_so_far.events.data());
   }
 
   // The event of `entry_id` (or, for an exception, of `type`; for an entry, `type` sets apart
@@ -527,11 +533,18 @@ struct Triage::Impl {
                                           *p.origin.time);
     const bool after_traceback = state.last_in_traceback;
     note_traceback_line(state, p.message);
+    if (chains_exceptions(p.message)) state.chained_exception = state.last_exception;
     if (std::optional<Match> m = match_line(p.message)) {
       add_event(file, line, text, p.origin, time, *m, last_error);
+      // (the exception the chain went on to is one an entry names: it says what happened)
+      if (state.chained_exception && read_exception(p.message))
+        read_so_far.events[*std::exchange(state.chained_exception, std::nullopt)].chained_into =
+            m->entry_id;
     } else if (after_traceback && !kill) {  // (a kill's own report is read as the kill)
-      if (std::optional<ExceptionLine> x = read_exception(p.message))
-        add_exception(file, line, text, p.origin, time, *x);
+      if (std::optional<ExceptionLine> x = read_exception(p.message)) {
+        state.last_exception = add_exception(file, line, text, p.origin, time, *x);
+        state.chained_exception.reset();
+      }
     }
   }
 

@@ -55,6 +55,11 @@ struct LogEvent {
   // Its line came right after NCCL's "Last error:" in an exception: it is the cause that NCCL
   // reported as the generic result above it ("internal error", "unhandled system error").
   bool last_error = false;
+  // For an uncaught exception no entry names: the entry that names the exception its traceback
+  // goes on to ("During handling of the above exception ...", "The above exception was the
+  // direct cause ..."), which says what happened: a DataLoader's ConnectionResetError, then
+  // "DataLoader worker (pid N) is killed by signal". Empty otherwise.
+  std::string chained_into;
 };
 
 /// A checkpoint save the log reports.

@@ -349,6 +349,8 @@ class Judge {
     if (std::string why = outside_job(e); !why.empty()) return "not this job's: " + why;
     if (e.role == "memory-notice")
       return "no fault by itself: a repair the GPU's memory recorded (saves after it are suspect)";
+    if (!e.chained_into.empty())
+      return "its traceback goes on to " + e.chained_into + ", which says what happened";
     if (const CheckpointEvent* save = survived(e))
       return "the job went on past it: a save completed " +
              std::to_string(static_cast<long>((*save->time - span(e).second) / 60)) +

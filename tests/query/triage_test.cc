@@ -1205,6 +1205,42 @@ TEST_CASE("an echo first (a collective's timeout) names a peer that stopped or n
   CHECK(r.verdict_reason.find("lost connection") == std::string::npos);
 }
 
+TEST_CASE("an exception no entry names, chained into one an entry names, is set aside for it") {
+  // Python prints the chain oldest first; the store's error says what the reset meant
+  const std::string log =
+      "2025-03-04 10:00:00,000 INFO step 100 loss 2.1\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/opt/venv/lib/python3.12/site-packages/torch/distributed/store.py\", line 40, in get\n"
+      "    return self._recv()\n"
+      "ConnectionResetError: [Errno 104] Connection reset by peer\n"
+      "\n"
+      "The above exception was the direct cause of the following exception:\n"
+      "\n"
+      "Traceback (most recent call last):\n"
+      "  File \"train.py\", line 88, in <module>\n"
+      "    dist.barrier()\n"
+      "torch.distributed.DistNetworkError: failed to recv, got 0 bytes. Connection was likely "
+      "closed. Did the remote server shutdown or crash?\n";
+  Triage t(test::bundled_store());
+  add_file(t, "rank_3.log", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "torch-distributed-store-connection-reset");
+  const auto reset = std::find_if(r.faults.begin(), r.faults.end(), [](const LogEvent& e) {
+    return e.role == "exception";
+  });
+  REQUIRE(reset != r.faults.end());  // (listed, never taken for the first)
+  CHECK(reset->set_aside.find("goes on to torch-distributed-store-connection-reset") !=
+        std::string::npos);
+
+  // An exception that is not chained to the named one stays a fault of its own.
+  Triage alone(test::bundled_store());
+  add_file(alone, "rank_3.log",
+           log.substr(0, log.find("\nThe above")) + "\n2025-03-04 10:05:00,000 INFO retrying\n");
+  REQUIRE(alone.report().first_fault);
+  CHECK(alone.report().first_fault->role == "exception");
+}
+
 TEST_CASE("a rank's work going on minutes after its error shows the job went on past it") {
   // A traceback's error is undated: it happened by the first dated line after it.
   const std::string oom =
