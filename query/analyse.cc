@@ -31,7 +31,7 @@ std::optional<double> parse_size(const std::string& number, const std::string& u
 // after (or before) the label, in bytes. A label's pattern is compiled only for a report that
 // holds its plain words (compiling all of them for every report cost a quarter of a lookup).
 enum SizeLabel { kRequested, kTotal, kFree, kInUse, kAllocated, kAllocatedOf, kReservedTotal,
-                 kUnallocated };
+                 kUnallocated, kAllowed };
 
 struct SizeLabelPattern {
   const char* needs;  // lower-case words the label cannot match without ('|': one of them)
@@ -49,9 +49,11 @@ constexpr SizeLabelPattern kSizeLabels[] = {
     {"of the allocated memory", R"(Of the allocated memory)", false},
     {"reserved in total by pytorch", R"(reserved in total by PyTorch)", true},
     {"is reserved by pytorch but unallocated", R"(is reserved by PyTorch but unallocated)", true},
+    // the cap torch.cuda.set_per_process_memory_fraction put on this process ("1.40 GiB allowed;")
+    {"allowed;", R"(allowed;)", true},
 };
 
-static_assert(std::size(kSizeLabels) == kUnallocated + 1, "one pattern per SizeLabel");
+static_assert(std::size(kSizeLabels) == kAllowed + 1, "one pattern per SizeLabel");
 
 const LazyPatterns& size_patterns() {
   static const auto& patterns = *new LazyPatterns([] {
@@ -117,6 +119,7 @@ std::optional<Analysis> analyse_memory(std::string_view text) {
   if (!allocated) allocated = size(kAllocatedOf);
   const auto reserved_total = size(kReservedTotal);
   std::optional<double> unallocated = size(kUnallocated);
+  const auto allowed = size(kAllowed);
   if (!unallocated && reserved_total && allocated) unallocated = *reserved_total - *allocated;
   auto add = [&](const char* name, const std::optional<double>& bytes) {
     if (bytes) a.figures.emplace_back(name, human_size(*bytes));
@@ -127,6 +130,7 @@ std::optional<Analysis> analyse_memory(std::string_view text) {
   add("process in use", in_use);
   add("allocated", allocated);
   add("reserved but unallocated", unallocated);
+  add("allowed", allowed);
   if (requested && total && *requested > *total)
     a.finding = "a request larger than the GPU",
     a.action = "check the shape and dtype of the tensor the traceback points at: one allocation "
@@ -136,6 +140,16 @@ std::optional<Analysis> analyse_memory(std::string_view text) {
                "across GPUs",
     a.verdict = "one request of " + human_size(*requested) + " is larger than the GPU's total " +
                 human_size(*total) + "; look at the shape of the tensor being allocated";
+  else if (requested && allowed && total && *allowed < *total &&
+           *requested + allocated.value_or(0) > *allowed)
+    a.finding = "the process's memory limit",
+    a.action = "this process may use only " + human_size(*allowed) + " of the GPU "
+               "(torch.cuda.set_per_process_memory_fraction, or per_process_memory_fraction in "
+               "PYTORCH_CUDA_ALLOC_CONF): raise or remove that limit if the GPU is not shared, "
+               "else reduce the memory the job needs",
+    a.verdict = "the process's memory limit: " + human_size(*allowed) + " allowed, and the " +
+                human_size(*requested) + " requested does not fit in it; the GPU itself has " +
+                (free ? human_size(*free) + " free" : "more");
   else if (requested && unallocated && *unallocated >= *requested)
     a.finding = "fragmentation",
     a.action = "relaunch with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",

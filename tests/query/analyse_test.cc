@@ -66,6 +66,20 @@ TEST_CASE("one request larger than the whole GPU is named as such, before any ot
   CHECK(found[0].action.find("shape") != std::string::npos);
 }
 
+TEST_CASE("a request beyond the process's memory fraction is named as such") {
+  // torch.cuda.set_per_process_memory_fraction caps the process far below the free memory
+  const auto found = analyse(
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+      "capacity of 79.15 GiB of which 70.02 GiB is free. Including non-PyTorch memory, this "
+      "process has 9.10 GiB memory in use. 7.91 GiB allowed; Of the allocated memory 6.50 GiB is "
+      "allocated by PyTorch, and 1.20 GiB is reserved by PyTorch but unallocated.");
+  REQUIRE(found.size() == 1);
+  CHECK(figure(found[0], "allowed") == "7.91 GiB");
+  CHECK(found[0].finding == "the process's memory limit");
+  CHECK(found[0].action.find("set_per_process_memory_fraction") != std::string::npos);
+  CHECK(found[0].verdict.find("70.02 GiB free") != std::string::npos);
+}
+
 TEST_CASE("XLA's report gives the request only, and says it cannot tell more") {
   const auto found = analyse("XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to "
                              "allocate 17179869184 bytes.");
