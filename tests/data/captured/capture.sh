@@ -59,7 +59,8 @@ run torch_oom_malloc_async 60 env PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsyn
 run torch_bad_alloc_conf 60 env PYTORCH_CUDA_ALLOC_CONF=expandable_segment:True "${py[@]}" \
   torch_bad_alloc_conf
 run torch_no_gpus 60 env CUDA_VISIBLE_DEVICES=-1 "${py[@]}" torch_no_gpus
-for mode in cublas_invalid_value cufft_invalid_size curand_bad_type; do
+for mode in cublas_invalid_value cufft_invalid_size curand_bad_type torch_oom_fraction \
+            torch_sync_while_capturing dataloader_worker_killed; do
   run "$mode" 60 "${py[@]}" "$mode"
 done
 
@@ -68,6 +69,8 @@ run nccl-watchdog-timeout 150 env NCCL_DEBUG=INFO TORCH_NCCL_TRACE_BUFFER_SIZE=2
   torchrun --nproc_per_node=1 "$here/nccl_job.py" timeout
 run nccl-duplicate-gpu 120 env NCCL_DEBUG=WARN \
   torchrun --nproc_per_node=2 --tee 3 "$here/nccl_job.py" duplicate
+run nccl-no-such-interface 120 env NCCL_DEBUG=WARN NCCL_SOCKET_IFNAME=nosuchif0 \
+  torchrun --nproc_per_node=1 "$here/nccl_job.py" one
 
 # Two ranks over gloo on one GPU: rank 1's device assert, then rank 1 stalling past the timeout.
 # torchrun's --tee prefixes each line with its local rank; the per-rank files go to DIR/ranks-*.

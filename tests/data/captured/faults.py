@@ -120,6 +120,40 @@ def curand_bad_type():
     return curand.createGenerator(12345)
 
 
+def torch_oom_fraction():
+    import torch
+    torch.cuda.set_per_process_memory_fraction(0.01)
+    return torch.empty(4 * 2**30, dtype=torch.uint8, device="cuda")
+
+
+def torch_sync_while_capturing():
+    import torch
+    x = torch.zeros(4, device="cuda")
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y = x + 1
+        print(y.cpu())
+
+
+class _WorkerKilledDataset:
+    """A dataset whose fifth item kills the worker process reading it."""
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        import signal
+        if i == 5:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return i
+
+
+def dataloader_worker_killed():
+    import torch
+    for _ in torch.utils.data.DataLoader(_WorkerKilledDataset(), num_workers=2, batch_size=1):
+        pass
+
+
 MODES = {name: fn for name, fn in globals().items() if callable(fn) and not name.startswith("_")}
 
 if __name__ == "__main__":

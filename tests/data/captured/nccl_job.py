@@ -2,6 +2,8 @@
 
 timeout: one rank, whose all-reduce waits behind a kernel that spins longer than the process
 group's timeout, so that ProcessGroupNCCL's watchdog fires.
+one: one rank and one all-reduce, for runs whose environment is what fails (a wrong
+NCCL_SOCKET_IFNAME).
 duplicate: two ranks that both pick GPU 0, which NCCL refuses at its first collective.
 """
 import datetime
@@ -16,7 +18,7 @@ def main(mode):
     rank = int(os.environ["RANK"])
     torch.cuda.set_device(0)
     dist.init_process_group("nccl", timeout=datetime.timedelta(seconds=15),
-                            device_id=torch.device("cuda", 0) if mode == "timeout" else None)
+                            device_id=torch.device("cuda", 0) if mode != "duplicate" else None)
     t = torch.ones(1 << 20, device="cuda")
     if mode == "timeout":
         dist.all_reduce(t)
