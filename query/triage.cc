@@ -283,8 +283,9 @@ struct Triage::Impl {
   // An uncaught exception that no entry names: the program's own error (the catalogue is of GPU
   // failures), or its environment's when a module or file was missing.
   // Returns the index of its event (none when the events were full and it was dropped).
-  std::optional<size_t> add_exception(const std::string& file, size_t line, std::string_view text,
-                       const LineOrigin& o, std::optional<double> time, const ExceptionLine& x) {
+  std::optional<size_t> add_exception(const std::string& file, size_t line,
+                                      std::string_view text, const LineOrigin& o,
+                                      std::optional<double> time, const ExceptionLine& x) {
     LogEvent& e = add_event_of("", "exception", x.environment ? "configuration" : "application",
                                file, line, text, o, time, x.type);
     if (e.line == line && e.file == file)
@@ -537,9 +538,10 @@ struct Triage::Impl {
     if (std::optional<Match> m = match_line(p.message)) {
       add_event(file, line, text, p.origin, time, *m, last_error);
       // (the exception the chain went on to is one an entry names: it says what happened)
-      if (state.chained_exception && read_exception(p.message))
-        read_so_far.events[*std::exchange(state.chained_exception, std::nullopt)].chained_into =
-            m->entry_id;
+      if (state.chained_exception && read_exception(p.message)) {
+        read_so_far.events[*state.chained_exception].chained_into = m->entry_id;
+        state.chained_exception.reset();
+      }
     } else if (after_traceback && !kill) {  // (a kill's own report is read as the kill)
       if (std::optional<ExceptionLine> x = read_exception(p.message)) {
         state.last_exception = add_exception(file, line, text, p.origin, time, *x);

@@ -19,10 +19,10 @@ const std::string kDir = std::string(GPUERR_SOURCE_DIR) + "/tests/data/captured/
 
 struct Expected {
   std::vector<std::string> files;  // read together, in this order
-  std::string lookup;       // an entry id that ranks first, "top3:ID", or "none"
-  std::string first_fault;  // "-": not asserted
-  std::string verdict;      // "-": not asserted
-  std::string rank;         // the first fault's rank, else its local rank; "-": not asserted
+  std::string lookup;              // an entry id that ranks first, "top3:ID", or "none"
+  std::string first_fault;         // "-": not asserted
+  std::string verdict;             // "-": not asserted
+  std::string rank;                // the first fault's rank, else its local rank; "-": not asserted
 };
 
 std::vector<Expected> expected() {
@@ -40,7 +40,8 @@ std::vector<Expected> expected() {
     std::getline(fields, e.first_fault, '\t');
     std::getline(fields, e.verdict, '\t');
     if (!std::getline(fields, e.rank, '\t')) e.rank = "-";
-    REQUIRE_MESSAGE(!e.verdict.empty(), "EXPECTED.tsv: four or five tab-separated fields: " << line);
+    REQUIRE_MESSAGE(!e.verdict.empty(),
+                    "EXPECTED.tsv: four or five tab-separated fields: " << line);
     std::istringstream names(files);
     for (std::string name; names >> name;) e.files.push_back(name);
     rows.push_back(e);

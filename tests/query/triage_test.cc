@@ -1210,7 +1210,8 @@ TEST_CASE("an exception no entry names, chained into one an entry names, is set 
   const std::string log =
       "2025-03-04 10:00:00,000 INFO step 100 loss 2.1\n"
       "Traceback (most recent call last):\n"
-      "  File \"/opt/venv/lib/python3.12/site-packages/torch/distributed/store.py\", line 40, in get\n"
+      "  File \"/opt/venv/lib/python3.12/site-packages/torch/distributed/store.py\", line 40, "
+      "in get\n"
       "    return self._recv()\n"
       "ConnectionResetError: [Errno 104] Connection reset by peer\n"
       "\n"
