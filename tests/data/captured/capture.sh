@@ -72,6 +72,17 @@ run nccl-duplicate-gpu 120 env NCCL_DEBUG=WARN \
 run nccl-no-such-interface 120 env NCCL_DEBUG=WARN NCCL_SOCKET_IFNAME=nosuchif0 \
   torchrun --nproc_per_node=1 "$here/nccl_job.py" one
 
+run cupy_illegal_address 60 "${py[@]}" cupy_illegal_address
+run triton_shared_memory 45 "${py[@]}" triton_shared_memory
+# JAX beside another JAX process, which took its default share of the GPU at its first array.
+if wants jax_oom_beside_another; then
+  "${py[@]}" jax_hold_and_wait >/dev/null 2>&1 &
+  holder=$!
+  sleep 20
+  run jax_oom_beside_another 60 "${py[@]}" jax_oom_beside_another
+  kill "$holder" 2>/dev/null
+fi
+
 # Two ranks over gloo on one GPU: rank 1's device assert, then rank 1 stalling past the timeout.
 # torchrun's --tee prefixes each line with its local rank; the per-rank files go to DIR/ranks-*.
 for mode in assert straggler; do

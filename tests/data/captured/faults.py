@@ -154,6 +154,44 @@ def dataloader_worker_killed():
         pass
 
 
+def cupy_illegal_address():
+    import cupy
+    write = cupy.RawKernel(r'extern "C" __global__ void write(int* p) { *p = 42; }', "write")
+    write((1,), (1,), (cupy.uint64(16),))  # a pointer to address 0x10
+    cupy.cuda.runtime.deviceSynchronize()
+
+
+def jax_oom_beside_another():
+    import jax.numpy as jnp
+    x = jnp.ones((40 * 2**30 // 4,), dtype=jnp.float32)
+    x.block_until_ready()
+
+
+def jax_hold_and_wait():
+    import time
+    import jax.numpy as jnp
+    jnp.ones(16).block_until_ready()  # JAX takes its share of the GPU at its first array
+    time.sleep(45)
+
+
+def triton_shared_memory():
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def square_tile(src, dst, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tile = tl.load(src + offs[:, None] * BLOCK + offs[None, :])
+        tl.store(dst + offs[:, None] * BLOCK + offs[None, :], tl.dot(tile, tile))
+
+    n = 256
+    src = torch.ones(n * n, device="cuda")
+    dst = torch.empty_like(src)
+    square_tile[(1,)](src, dst, BLOCK=n)
+    torch.cuda.synchronize()
+
+
 MODES = {name: fn for name, fn in globals().items() if callable(fn) and not name.startswith("_")}
 
 if __name__ == "__main__":
