@@ -392,7 +392,10 @@
     });
 
     var queryWords = wordCount(words);
-    var isEcho = function (i) { return index.entries[i].role === 'consequence'; };
+    var isEcho = function (i) {  // an echo of a cause, or a warning printed on the way to one
+      var role = index.entries[i].role;
+      return role === 'consequence' || role === 'warning';
+    };
     var ids = Object.keys(evidence).map(Number).sort(function (a, b) { return a - b; });
     var exactCause = ids.some(function (i) {
       return (evidence[i].code || evidence[i].signature >= 0) && !isEcho(i);
