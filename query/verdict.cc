@@ -632,23 +632,24 @@ class Judge {
     // network between them failed)
     const bool lost_peer =
         r.verdict == "unknown" && category == "communication" && f.role != "hang";
-    r.verdict_reason = lost_peer && f.role == "consequence"
-                           ? "the first fault (" + name + ") is what a rank reports when a peer "
-                             "stops, never reaches the collective, or the network between them "
-                             "fails: the other ranks' logs tell which"
-                       : lost_peer ? "the first fault (" + name +
-                                         ") is a lost connection, which a peer that stopped and a "
-                                         "failing network both give: the peer's log tells which"
-                       : r.verdict == "unknown"
-                           ? "the first fault (" + name + ") does not tell code from hardware"
-                       : node_driver ? "the first fault is " + name +
-                                           " (the GPU's driver or firmware failed on that node)"
-                       : held_elsewhere ? "the first fault is " + name +
-                                              " (another process held most of the GPU's memory)"
-                       : host_memory ? "the first fault is " + name +
-                                           " for memory (the host's memory ran out: the job's "
-                                           "memory request, DataLoader workers, batch size)"
-                                        : "the first fault is " + name + " (" + category + ")";
+    r.verdict_reason = [&]() -> std::string {
+      const std::string first = "the first fault is " + name;
+      if (lost_peer && f.role == "consequence")
+        return "the first fault (" + name + ") is what a rank reports when a peer stops, never "
+               "reaches the collective, or the network between them fails: the other ranks' "
+               "logs tell which";
+      if (lost_peer)
+        return "the first fault (" + name + ") is a lost connection, which a peer that stopped "
+               "and a failing network both give: the peer's log tells which";
+      if (r.verdict == "unknown")
+        return "the first fault (" + name + ") does not tell code from hardware";
+      if (node_driver) return first + " (the GPU's driver or firmware failed on that node)";
+      if (held_elsewhere) return first + " (another process held most of the GPU's memory)";
+      if (host_memory)
+        return first + " for memory (the host's memory ran out: the job's memory request, "
+               "DataLoader workers, batch size)";
+      return first + " (" + category + ")";
+    }();
   }
 
   // A part of `c`'s checkpoint that started before it and never completed, if any: another
