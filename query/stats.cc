@@ -21,7 +21,18 @@ std::map<std::string, std::string> families_by_code(const std::vector<Documented
   return out;
 }
 
+std::string page_of(const std::string& url) { return url.substr(0, url.find('#')); }
+
 }  // namespace
+
+bool has_two_sourced_examples(const Entry& e) {
+  for (const Example& a : e.examples)
+    for (const Example& b : e.examples)
+      if (!a.source.empty() && !b.source.empty() && a.text != b.text &&
+          page_of(a.source) != page_of(b.source))
+        return true;
+  return false;
+}
 
 std::map<std::string, std::string> entry_families(const Store& store) {
   const std::map<std::string, std::string> family_by_code = families_by_code(store.documented_codes());
@@ -46,6 +57,7 @@ std::vector<FamilyStats> catalogue_stats(const Store& store) {
     FamilyStats& f = by_family[family];
     f.family = family;
     ++f.entries;
+    if (e.kind == Kind::kError && !has_two_sourced_examples(e)) f.thinly_sourced.push_back(e.id);
   }
   for (const DocumentedCode& d : documented)
     if (!present.count(code_key(d.code))) by_family[d.family].missing.push_back(d);

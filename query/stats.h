@@ -18,7 +18,13 @@ struct FamilyStats {
   int entries = 0;
   int documented = 0;                   // codes the family's list holds; 0 for "other"
   std::vector<DocumentedCode> missing;  // documented codes no entry has, in list order
+  std::vector<std::string> thinly_sourced;  // error entries short of two sourced examples, by id
 };
+
+/// Whether an entry has two examples seen at public sources that differ in text and come from
+/// different pages (the address without its #fragment). The catalogue's goal for every error
+/// entry; examples without a source were assembled from the documented wording and do not count.
+bool has_two_sourced_examples(const Entry& e);
 
 /// Every family, documented families first in name order, then the others. Empty for an empty
 /// index.

@@ -87,6 +87,9 @@ std::string examples(const Entry& e) {
     if (const std::string url = external_url(x.source); !url.empty())
       out += "<figcaption>Seen in <a href=\"" + escape(url) + "\">" + escape(url) +
              "</a></figcaption>";
+    else if (x.source.empty())
+      out += "<figcaption>Assembled from the documented wording, not copied from a public "
+             "log</figcaption>";
     out += "</figure>\n";
   }
   return out + "</section>\n";

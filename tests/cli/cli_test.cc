@@ -130,6 +130,7 @@ TEST_CASE("stats --json lists families with their counts and missing codes") {
   for (const nlohmann::json& f : j["families"]) {
     CHECK(f["entries"].is_number());
     CHECK(f["missing"].is_array());
+    CHECK(f["thinly_sourced"].is_array());
     saw_xid = saw_xid || f["family"] == "xid";
   }
   CHECK(saw_xid);

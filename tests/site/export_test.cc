@@ -308,12 +308,13 @@ TEST_CASE("text holding <script> shows as text: title, actions, examples, source
   CHECK(found);
 }
 
-TEST_CASE("an example's source is a link under the example, one without a source has none") {
+TEST_CASE("an example's source is a link under the example, one without a source says so") {
   const query::Store store(hostile_index().string());
   const fs::path out = test::temp_dir() / "sources-site";
   export_site(store, {out.string(), "", "html"});
   const std::string page = slurp(out / entry_path("hostile-entry"));
   CHECK(count(page, "<figcaption>Seen in <a href=") == 1);
+  CHECK(count(page, "<figcaption>Assembled from the documented wording") == 1);
   CHECK(count(page, "<figure class=\"example\">") == 2);
 }
 
