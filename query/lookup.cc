@@ -176,6 +176,45 @@ std::set<std::string> named_causes(const Store& store, std::string_view text) {
   return ids;
 }
 
+// The family of a code key read from a number in context: "xid" for "xid:31", "cuda" for
+// "cuda:700"; empty for a name ("cudaerrorlaunchfailure").
+std::string code_family(const std::string& key) {
+  const size_t colon = key.find(':');
+  return colon == std::string::npos ? "" : key.substr(0, colon);
+}
+
+// Where each key of `keys` first appears, as its index in code_keys(text).
+std::map<std::string, size_t> key_order(std::string_view text) {
+  std::map<std::string, size_t> out;
+  for (const std::string& key : code_keys(text)) out.emplace(key, out.size());
+  return out;
+}
+
+// Several causes of one code family in one paste (a kernel log with Xid 31, then Xid 13, then Xid
+// 43) rank in the order their codes appear: the first is the fault, what follows is its aftermath
+// or a later, separate one. Their places among the other matches stay as they were. Causes of
+// different families keep their order: a program's CUDA error printed before the Xid 79 that
+// caused it is no cause of the Xid.
+void order_codes_by_appearance(std::string_view text, std::vector<Match>& out,
+                               const std::set<std::string>& causes) {
+  std::map<std::string, std::vector<Match*>> by_family;
+  for (Match& m : out)
+    if (causes.count(m.entry_id) && !code_family(m.code).empty())
+      by_family[code_family(m.code)].push_back(&m);
+  std::map<std::string, size_t> order;
+  for (auto& [family, group] : by_family) {
+    if (group.size() < 2) continue;
+    if (order.empty()) order = key_order(text);
+    std::vector<double> scores;
+    for (const Match* m : group) scores.push_back(m->score);
+    std::sort(scores.rbegin(), scores.rend());
+    std::stable_sort(group.begin(), group.end(), [&](const Match* a, const Match* b) {
+      return order[a->code] < order[b->code];
+    });
+    for (size_t i = 0; i < group.size(); ++i) group[i]->score = scores[i];
+  }
+}
+
 }  // namespace
 
 std::vector<Match> lookup(const Store& store, std::string_view message) {
@@ -220,14 +259,15 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   // whose role is "consequence" or "warning" ranks below every other entry named by a code or a
   // signature, and does not make it less certain.
   std::set<std::string> echoes;  // entries named by exact evidence whose role is one of those
-  bool exact_cause = false;
+  std::set<std::string> causes;  // the other entries named by exact evidence
   for (const auto& [id, e] : evidence) {
     if (e.code.empty() && e.signature.empty()) continue;
     const std::string role = store.role(id);
-    if (role == "consequence" || role == "warning") echoes.insert(id);
-    else exact_cause = true;
+    (role == "consequence" || role == "warning" ? echoes : causes).insert(id);
   }
+  const bool exact_cause = !causes.empty();
   const std::set<std::string> named = named_causes(store, shown);
+  for (const std::string& id : named) causes.erase(id);
   std::vector<Match> out;
   for (const auto& [id, e] : evidence) {
     Match m{id, 0, confidence(e, query_words), e.code, e.signature, e.text_score, std::nullopt};
@@ -240,6 +280,7 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
     if (named.count(id)) m.score += kNamedCauseBonus;
     out.push_back(std::move(m));
   }
+  order_codes_by_appearance(shown, out, causes);
   std::stable_sort(out.begin(), out.end(),
                    [](const Match& a, const Match& b) { return a.score > b.score; });
   mark_contested(out, exact_cause ? echoes : std::set<std::string>{});

@@ -293,6 +293,26 @@ TEST_CASE("the cause NCCL names after 'Last error:' comes before the generic res
                          "Connection reset by peer")) == "nccl-remote-error");
 }
 
+TEST_CASE("several Xids in one kernel log rank in the order they were logged") {
+  const std::string page_fault =
+      "NVRM: Xid (PCI:0000:3b:00): 31, pid=632, name=train, channel 0x0000000a, intr 00000000. "
+      "MMU Fault: ENGINE GRAPHICS GPC1 GPCCLIENT_T1_8 faulted @ 0x0_00000000. Fault is of type "
+      "FAULT_PDE ACCESS_TYPE_VIRT_WRITE\n";
+  const std::string exception =
+      "NVRM: Xid (PCI:0000:3b:00): 13, Graphics SM Warp Exception on (GPC 1, TPC 4, SM 0): "
+      "Misaligned Address\n";
+  const std::string reset = "NVRM: Xid (PCI:0000:3b:00): 43, pid=639, name=train, channel 0x0000000a\n";
+  CHECK(top_entry(lookup(bundled_store(), page_fault + exception + reset)) == "xid-31");
+  CHECK(top_entry(lookup(bundled_store(), exception + page_fault + reset)) == "xid-13");
+  // codes of different families keep their order: the hardware Xid under a program's error
+  // that it caused still comes first
+  CHECK(top_entry(lookup(bundled_store(),
+                         "Failure during compute: Error in \"Read faultyelemdata\": "
+                         "CUDA_ERROR_UNKNOWN\n"
+                         "NVRM: Xid (PCI:0000:02:00): 79, GPU has fallen off the bus.\n")) ==
+        "xid-79");
+}
+
 TEST_CASE("matches come best first with confidence between 0 and 1") {
   const std::vector<Match> m =
       lookup(bundled_store(), "RuntimeError: CUDA error: misaligned address (error 716)");
