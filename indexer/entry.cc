@@ -13,6 +13,10 @@ const char* kind_name(Kind kind) {
   return "error";
 }
 
+std::string triage_role(const Entry& e) {
+  return e.role.empty() || e.role == "report" ? "cause" : e.role;
+}
+
 std::string code_key(std::string_view code) {
   std::string key(code);
   for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

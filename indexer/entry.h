@@ -36,7 +36,9 @@ struct Entry {
   std::vector<std::string> signatures;  // message shapes with placeholders, see signature.h
   bool poisons_context = false;
   std::string hardware;  // "no", "possible", "likely" or "yes"
-  // In a log: "cause" (the default), "consequence", "memory-error", "memory-notice", "warning".
+  // In a log: "cause" (the default), "consequence", "memory-error", "memory-notice", "warning",
+  // or "report" (a tool's account of a fault, such as compute-sanitizer's: a cause that names
+  // the cause of the errors printed beside it).
   std::string role;
   std::string hardware_evidence;
   std::vector<std::string> first_actions;  // ordered, Markdown inline text
@@ -51,6 +53,10 @@ struct Entry {
   std::string file;       // the kb/ file it came from
   std::string layer;      // "bundled" or the overlay directory it came from
 };
+
+/// The role triage reads for an error entry: "cause" when the kb names none, and for a "report",
+/// which is the cause of its own fault.
+std::string triage_role(const Entry& e);
 
 /// A code that a family's public documentation lists, so the catalogue should have an entry for
 /// it (kb/coverage/<family>.tsv).

@@ -52,8 +52,8 @@ constexpr std::array kFields{
 constexpr std::array<std::string_view, 7> kCategories{
     "application", "configuration", "hardware", "driver", "resource", "framework", "communication"};
 constexpr std::array<std::string_view, 4> kHardware{"no", "possible", "likely", "yes"};
-constexpr std::array<std::string_view, 5> kRoles{"cause", "consequence", "memory-error",
-                                                 "memory-notice", "warning"};
+constexpr std::array<std::string_view, 6> kRoles{"cause",         "consequence", "memory-error",
+                                                 "memory-notice", "warning",     "report"};
 
 bool applies(const FieldSpec& f, Kind kind) {
   return kind == Kind::kError ? f.for_error : kind == Kind::kEnv ? f.for_env : f.for_faq;

@@ -260,13 +260,17 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   // signature, and does not make it less certain.
   std::set<std::string> echoes;  // entries named by exact evidence whose role is one of those
   std::set<std::string> causes;  // the other entries named by exact evidence
+  // A tool's report of a fault (compute-sanitizer's "Invalid __global__ write") names the cause
+  // of the errors printed beside it (the `unspecified launch failure` it goes on to report), so
+  // it ranks above them as a cause NCCL names does.
+  std::set<std::string> named = named_causes(store, shown);
   for (const auto& [id, e] : evidence) {
     if (e.code.empty() && e.signature.empty()) continue;
     const std::string role = store.role(id);
     (role == "consequence" || role == "warning" ? echoes : causes).insert(id);
+    if (role == "report") named.insert(id);
   }
   const bool exact_cause = !causes.empty();
-  const std::set<std::string> named = named_causes(store, shown);
   for (const std::string& id : named) causes.erase(id);
   std::vector<Match> out;
   for (const auto& [id, e] : evidence) {

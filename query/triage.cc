@@ -219,7 +219,7 @@ struct Triage::Impl {
     auto it = facts.find(id);
     if (it != facts.end()) return it->second;
     EntryFacts f;
-    if (std::optional<Entry> e = store.entry(id)) f = {e->role.empty() ? "cause" : e->role, e->category};
+    if (std::optional<Entry> e = store.entry(id)) f = {triage_role(*e), e->category};
     return facts.emplace(id, std::move(f)).first->second;
   }
 

@@ -215,8 +215,7 @@ class Judge {
     if (it != facts_.end()) return it->second;
     Facts f;
     if (std::optional<Entry> e = store_.entry(id))
-      f = {e->role.empty() ? "cause" : e->role, e->category, e->hardware, e->poisons_context,
-           e->first_actions};
+      f = {triage_role(*e), e->category, e->hardware, e->poisons_context, e->first_actions};
     return facts_.emplace(id, std::move(f)).first->second;
   }
 

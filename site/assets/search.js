@@ -313,6 +313,7 @@
   var WORDS_FOR_FULL_TRUST = 4;
   var LETTERS_FOR_FULL_SPECIFICITY = 60;
   var ECHO_PENALTY = 4.5;
+  var REPORT_BONUS = 9;  // a tool's report of a fault ranks above the errors it explains
   var CONFIDENT = 0.5;
   var CODE_AND_SIGNATURE = 0.98, SIGNATURE_ONLY = 0.97, CODE_ONLY = 0.93, CONTESTED = 0.9;
   var TEXT_ONLY_MAX = 0.65;
@@ -407,6 +408,7 @@
                   2 * e.textScore + e.textWeight;
       if (exactCause && isEcho(i) && (e.code || e.signature >= 0)) score -= ECHO_PENALTY;
       var entry = index.entries[i];
+      if (entry.role === 'report' && (e.code || e.signature >= 0)) score += REPORT_BONUS;
       return {
         entry: i, id: entry.id, title: entry.title, url: entry.url, first: entry.first,
         score: score, confidence: confidence(e, queryWords),

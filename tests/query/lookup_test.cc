@@ -293,6 +293,22 @@ TEST_CASE("the cause NCCL names after 'Last error:' comes before the generic res
                          "Connection reset by peer")) == "nccl-remote-error");
 }
 
+TEST_CASE("a tool's report of a fault ranks above the errors it explains") {
+  // compute-sanitizer's report, then the launch failure the program saw: the report names the
+  // line to fix, the launch failure's own first action is to run the sanitizer
+  const std::string report =
+      "========= Invalid __global__ write of size 4 bytes\n"
+      "=========     at write_at(int *)+0x40 in faults.cu:25\n"
+      "=========     by thread (0,0,0) in block (0,0,0)\n"
+      "=========     Access to 0x10 is out of bounds\n";
+  const std::string failure =
+      "========= Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch "
+      "failure\" on CUDA API call to cudaDeviceSynchronize.\n"
+      "CUDA error: unspecified launch failure (cudaErrorLaunchFailure, code 719) at faults.cu:42\n";
+  CHECK(top_entry(lookup(bundled_store(), report + failure)) == "compute-sanitizer-invalid-access");
+  CHECK(top_entry(lookup(bundled_store(), failure)) == "unspecified-launch-failure");
+}
+
 TEST_CASE("several Xids in one kernel log rank in the order they were logged") {
   const std::string page_fault =
       "NVRM: Xid (PCI:0000:3b:00): 31, pid=632, name=train, channel 0x0000000a, intr 00000000. "
