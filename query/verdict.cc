@@ -239,23 +239,41 @@ class Judge {
     find_silent_rank(r);
   }
 
-  // Every rank in the input but one timed out, each in a collective of its own group (tensor
-  // and data parallel groups wait on different collectives): the one whose log shows no
-  // timeout never reached its collective.
+  // Every rank in the input but one waited for a peer and said so (a collective's timeout, each
+  // in a collective of its own group, as tensor and data parallel groups wait on different ones;
+  // a connection a peer closed): the one whose log reports nothing never reached its
+  // collective. Of two ranks, the silent one is the only peer the other can have waited for.
   void find_silent_rank(TriageReport& r) {
-    std::set<int> timed_out;
+    std::set<int> waited, reported;
     for (const auto& [group, ranks] : in_.watchdog)
       for (const auto& [rank, p] : ranks)
-        if (p.timed_out_seq) timed_out.insert(rank);
+        if (p.timed_out_seq) waited.insert(rank);
+    for (const LogEvent& e : in_.events) {
+      if (!e.rank) continue;
+      if (e.role == "consequence") waited.insert(*e.rank);
+      if (is_fault(e.role)) reported.insert(*e.rank);
+    }
+    for (const LogEvent& e : in_.kills)
+      if (e.rank) reported.insert(*e.rank);
     std::vector<int> silent;
     for (const auto& [rank, seen] : in_.ranks_present)
-      if (!timed_out.contains(rank)) silent.push_back(rank);
-    if (silent.size() != 1 || timed_out.size() < 3) return;
-    r.hang_suspect_rank = silent.front();
-    r.hang_reason = "every rank in the input but rank " + std::to_string(silent.front()) + " (" +
-                    std::to_string(timed_out.size()) + " of them) reported a collective " +
-                    "timeout; rank " + std::to_string(silent.front()) + " reported none: it " +
-                    "never reached its collective (a hang or a fault before it)";
+      if (!waited.contains(rank) && !reported.contains(rank)) silent.push_back(rank);
+    if (silent.size() != 1 || waited.empty()) return;
+    const std::string s = std::to_string(silent.front());
+    if (waited.size() == 1 && in_.ranks_present.size() == 2) {
+      r.hang_suspect_rank = silent.front();
+      r.hang_reason = "rank " + std::to_string(*waited.begin()) + " waited for a peer until it " +
+                      "gave up (a collective's timeout, a closed connection); rank " + s +
+                      ", the only other rank in the input, reported nothing: it never reached " +
+                      "the collective (a hang or a fault before it)";
+    } else if (waited.size() >= 2) {
+      r.hang_suspect_rank = silent.front();
+      r.hang_reason = "every rank in the input but rank " + s + " (" +
+                      std::to_string(waited.size()) + " of them) waited for a peer until it " +
+                      "gave up (a collective's timeout, a closed connection); rank " + s +
+                      " reported nothing: it never reached its collective (a hang or a fault " +
+                      "before it)";
+    }
   }
 
   bool find_hang_in(int group, const std::map<int, RankProgress>& ranks, TriageReport& r) {

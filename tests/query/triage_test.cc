@@ -719,6 +719,68 @@ TEST_CASE("an undated save and a dated memory error in another file: safe to res
   }
 }
 
+TEST_CASE("of three ranks, two timed out and one said nothing: the silent one is the suspect") {
+  Triage t(test::bundled_store());
+  std::string log = "2: [rank2]: 2026-06-01 20:03:58,000 INFO step 41: loading the next shard\n";
+  for (int rank : {0, 1})
+    log += std::to_string(rank) + ": [rank" + std::to_string(rank) +
+           "]:[E601 20:34:00.000000123 ProcessGroupNCCL.cpp:616] [Rank " + std::to_string(rank) +
+           "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=88, "
+           "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800321 "
+           "milliseconds before timing out.\n";
+  add_line_by_line(t, log);
+  const TriageReport r = t.report();
+  CHECK(r.hang_suspect_rank == 2);
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "hang");
+  CHECK(r.first_fault->rank == 2);
+}
+
+TEST_CASE("of two ranks, the one that said nothing is the peer the other waited for") {
+  const std::string timeout =
+      "[default0]:[rank0]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/"
+      "unbound_buffer.cc:78] Timed out waiting 20000ms for recv operation to complete\n";
+  const std::string progress = "[default1]:2026-12-04 17:55:27,478 INFO [rank1] step 3\n";
+  // torchrun's summary names both ranks: rank 1 was stopped by the teardown's SIGTERM
+  const std::string summary =
+      "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+      "============================================================\n"
+      "train.py FAILED\n"
+      "------------------------------------------------------------\n"
+      "Failures:\n"
+      "[1]:\n"
+      "  time      : 2026-12-04_17:55:48\n"
+      "  host      : localhost\n"
+      "  rank      : 1 (local_rank: 1)\n"
+      "  exitcode  : -15 (pid: 712)\n"
+      "  error_file: <N/A>\n"
+      "  traceback : Signal 15 (SIGTERM) received by PID 712\n"
+      "------------------------------------------------------------\n"
+      "Root Cause (first observed failure):\n"
+      "[0]:\n"
+      "  time      : 2026-12-04_17:55:48\n"
+      "  host      : localhost\n"
+      "  rank      : 0 (local_rank: 0)\n"
+      "  exitcode  : 1 (pid: 711)\n"
+      "  error_file: <N/A>\n"
+      "============================================================\n";
+  {
+    Triage t(test::bundled_store());
+    add_line_by_line(t, progress + timeout + summary);
+    const TriageReport r = t.report();
+    CHECK(r.hang_suspect_rank == 1);
+    CHECK(r.hang_reason.find("the only other rank") != std::string::npos);
+  }
+  {  // both waited: no suspect
+    Triage t(test::bundled_store());
+    std::string other = timeout;
+    for (const std::string from : {"default0]:[rank0"})
+      other.replace(other.find(from), from.size(), "default1]:[rank1");
+    add_line_by_line(t, progress + timeout + other + summary);
+    CHECK_FALSE(t.report().hang_suspect_rank);
+  }
+}
+
 TEST_CASE("two ranks and one silent name no hang suspect: too few to tell a gap from a missing log") {
   Triage t(test::bundled_store());
   add_line_by_line(t, "1: [rank1]:[E601 20:34:00.0 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog "
