@@ -16,6 +16,9 @@ namespace {
 // match alone can be trusted as much as it will ever be.
 constexpr int kTextCandidates = 20;
 constexpr double kWordsForFullTrust = 4;
+constexpr size_t kLinesSearched = 12;  // of a paste, each alone
+constexpr size_t kWordsPerLineSearched = 6;
+constexpr double kBestLineDiscount = 0.9;
 constexpr double kLettersForFullSpecificity = 60;
 constexpr double kEchoPenalty = 4.5;  // more than a signature, specificity and full text add
 // A cause NCCL names after "Last error:" outranks the report naming it, whose code, signature,
@@ -54,6 +57,21 @@ size_t word_count(const std::string& text) {
     in_word = letter;
   }
   return words;
+}
+
+// The different words of `text`, case folded: "self._target(*self._args)" has two.
+size_t distinct_words(const std::string& text) {
+  std::set<std::string> words;
+  std::string word;
+  for (char c : text + ' ') {
+    if (std::isalpha(static_cast<unsigned char>(c))) {
+      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!word.empty()) {
+      words.insert(word);
+      word.clear();
+    }
+  }
+  return words.size();
 }
 
 double confidence(const Evidence& e, size_t query_words) {
@@ -176,6 +194,29 @@ std::set<std::string> named_causes(const Store& store, std::string_view text) {
   return ids;
 }
 
+// A paste of several lines, searched line by line: a message among progress bars and logger
+// chatter keeps the share of its own words an entry matches. The best of many lines is a lucky
+// draw as much as a match, so it counts for a little less than the same share of the whole
+// paste; and a line of few different words ("self._target(*self._args, **self._kwargs)" from a
+// traceback, which a kb example may share) is not searched alone.
+void search_lines(const Store& store, const std::string& words,
+                  std::map<std::string, Evidence>& evidence) {
+  size_t searched = 0;
+  std::set<std::string> seen;
+  for (size_t start = 0; start < words.size() && searched < kLinesSearched;) {
+    size_t end = words.find('\n', start);
+    if (end == std::string::npos) end = words.size();
+    const std::string line = words.substr(start, end - start);
+    start = end + 1;
+    if (distinct_words(line) < kWordsPerLineSearched || !seen.insert(line).second) continue;
+    ++searched;
+    for (const TextHit& h : store.search(line, Kind::kError, kTextCandidates)) {
+      Evidence& e = evidence[h.entry_id];
+      e.text_score = std::max(e.text_score, kBestLineDiscount * h.percent);
+    }
+  }
+}
+
 // The family of a code key read from a number in context: "xid" for "xid:31", "cuda" for
 // "cuda:700"; empty for a name ("cudaerrorlaunchfailure").
 std::string code_family(const std::string& key) {
@@ -251,7 +292,6 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
     e.text_score = h.percent;
     e.text_weight = h.weight / hits.front().weight;
   }
-
   const size_t query_words = word_count(words);
   // In a paste that holds a cause and its echo (a CUDA error inside a watchdog report, Xid 45
   // after the Xid it cleans up, PyTorch's DSA hint) or a warning printed on the way (XLA's
@@ -271,6 +311,10 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
     if (role == "report") named.insert(id);
   }
   const bool exact_cause = !causes.empty();
+  // Only full text can name the entry of a paste that names none by a code or a signature: it
+  // gets a second look, line by line.
+  if (!exact_cause && echoes.empty() && words.find('\n') != std::string::npos)
+    search_lines(store, words, evidence);
   for (const std::string& id : named) causes.erase(id);
   std::vector<Match> out;
   for (const auto& [id, e] : evidence) {

@@ -1,6 +1,7 @@
 // Lookup on the real-message corpus (tests/eval/corpus) in the shapes that pastes arrive in:
 // every message again with a launcher's or logger's prefix on each line, as records of a JSON
-// logger, with Windows line ends or terminal colours, quoted, or copied through a chat client.
+// logger, with Windows line ends or terminal colours, quoted, copied through a chat client, or
+// among a training loop's chatter.
 // None of these changes what the message says, so none may cost more than a point of top-1.
 #include <doctest/doctest.h>
 #include <yaml-cpp/yaml.h>
@@ -87,6 +88,16 @@ const Shape kShapes[] = {
          return nlohmann::json{{"log", line + "\n"}, {"stream", "stderr"}}.dump(
              -1, ' ', false, nlohmann::json::error_handler_t::replace);
        });
+     }},
+    {"chatter around it: a progress bar before, wandb's lines after",
+     [](const std::string& t) {
+       std::string body = t;
+       while (!body.empty() && body.back() == '\n') body.pop_back();
+       return "Epoch 3:  42%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x8f     | 420/1000 "
+              "[12:01<16:35,  1.72s/it, loss=0.231]\n" +
+              body +
+              "\nwandb: Waiting for W&B process to finish... (failed 1).\n"
+              "wandb: \xf0\x9f\x9a\x80 View run at https://wandb.ai/team/project/runs/3f9x2k1\n";
      }},
     {"Windows line ends", [](const std::string& t) { return replace_all(t, "\n", "\r\n"); }},
     {"chat client: curly quotes, no-break spaces",
