@@ -135,6 +135,7 @@
     new RegExp('\\[pod/[^\\]\\t\\n\\f\\r ]*\\]', 'g'),
     new RegExp('\\((?:\\w+ )?pid=\\d+(?:, ip=[\\d.]+)?\\)', 'g'),
     new RegExp('^[IWEF]\\d{4} \\d\\d:\\d\\d:\\d\\d\\.\\d+ +\\d+ [\\w.-]+:\\d+\\] ', 'gm'),
+    new RegExp('^[\\w.-]+[-_]\\d+ +\\| ', 'gm'),
     new RegExp('\\b(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|0x[0-9a-f]+|[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-9a-f])\\b', 'gi'),
     new RegExp('(?:[\\w.~-]*/[\\w.+@-]+){2,}/?', 'g'),
     new RegExp('\\b\\d+(?:\\.\\d+)?\\b', 'g'),
@@ -163,6 +164,12 @@
   function wordCount(text) {
     var m = text.match(/[A-Za-z]+/g);
     return m ? m.length : 0;
+  }
+
+  function distinctWords(text) {
+    var seen = Object.create(null);
+    (text.match(/[A-Za-z]+/g) || []).forEach(function (w) { seen[w.toLowerCase()] = true; });
+    return Object.keys(seen).length;
   }
 
   // --- Code keys: query/identifiers.cc --------------------------------------------------------
@@ -310,6 +317,7 @@
   // --- Fusion: query/lookup.cc ----------------------------------------------------------------
 
   var TEXT_CANDIDATES = 20;
+  var LINES_SEARCHED = 12, WORDS_PER_LINE_SEARCHED = 6, BEST_LINE_DISCOUNT = 0.9;
   var WORDS_FOR_FULL_TRUST = 4;
   var LETTERS_FOR_FULL_SPECIFICITY = 60;
   var ECHO_PENALTY = 4.5;
@@ -391,6 +399,24 @@
       e.textScore = h.percent;
       e.textWeight = h.weight / hits[0].weight;
     });
+    // A paste of several lines that names no entry by a code or signature is also searched line
+    // by line, its best line counting for a little less (lookup.cc's search_lines).
+    var exact = Object.keys(evidence).some(function (i) {
+      return evidence[i].code || evidence[i].signature >= 0;
+    });
+    if (!exact && words.indexOf('\n') >= 0) {
+      var seenLines = Object.create(null), searched = 0;
+      words.split('\n').forEach(function (line) {
+        if (searched >= LINES_SEARCHED || seenLines[line] ||
+            distinctWords(line) < WORDS_PER_LINE_SEARCHED) return;
+        seenLines[line] = true;
+        searched++;
+        search(index, line, isError, TEXT_CANDIDATES).forEach(function (h) {
+          var e = ev(h.entry);
+          e.textScore = Math.max(e.textScore, BEST_LINE_DISCOUNT * h.percent);
+        });
+      });
+    }
 
     var queryWords = wordCount(words);
     var isEcho = function (i) {  // an echo of a cause, or a warning printed on the way to one
