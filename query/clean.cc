@@ -222,7 +222,7 @@ std::string as_printed(std::string_view text) {
   return out;
 }
 
-std::string unwrap_long_lines(std::string_view text) {
+std::string unwrap_long_lines(std::string_view text, std::string_view glue) {
   // A line's first word, up to the first blank: the launcher's prefix ("3:", "[rank0]:", a
   // container's name) when every line carries one. A wrapped line's continuation does not repeat
   // it, so a next line that starts with the same word is a line of its own.
@@ -242,6 +242,8 @@ std::string unwrap_long_lines(std::string_view text) {
       const std::string_view prefix = first_word(line);
       if (line.size() < kWrappedWidth || (!prefix.empty() && first_word(next) == prefix))
         out += '\n';
+      else if (!line.ends_with(' ') && !next.starts_with(' '))
+        out += glue;
     }
     start = end + 1;
   }

@@ -31,9 +31,11 @@ std::string as_printed(std::string_view text);
 /// `text` with every line of at least `kWrappedWidth` characters joined to the next one, for
 /// terminals and log collectors that hard-wrap long lines mid-word ("an illegal me" / "mory
 /// access was encountered"), unless the next line starts with the same first word (a per-line
-/// prefix such as srun -l's "3:"). Returns `text` unchanged when no line is joined.
+/// prefix such as srun -l's "3:"). `glue` goes between the two: "" for a wrap mid-word, " " for
+/// one at a word's end, where the wrapping dropped the blank (mail, editors, `fmt`). Returns
+/// `text` unchanged when no line is joined.
 inline constexpr size_t kWrappedWidth = 70;
-std::string unwrap_long_lines(std::string_view text);
+std::string unwrap_long_lines(std::string_view text, std::string_view glue = "");
 
 /// The rows of tables drawn with '|' borders (dcgmi diag's, Triton server's model table), each
 /// row's cells with the continuation rows under them (first column blank) joined on: the tool

@@ -265,7 +265,9 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   // Codes and signatures are read from the text as shown and, when long lines may have been
   // hard-wrapped, from the text with them rejoined, and from a table's cells rejoined.
   std::vector<std::string> readings{shown};
-  if (std::string joined = unwrap_long_lines(shown); joined != shown) readings.push_back(joined);
+  for (const char* glue : {"", " "})
+    if (std::string joined = unwrap_long_lines(shown, glue); joined != shown)
+      readings.push_back(std::move(joined));
   if (shown.find('|') != std::string::npos)
     for (const bool glue : {true, false})
       if (std::string cells = unwrap_table_cells(shown, glue); !cells.empty())

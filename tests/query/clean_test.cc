@@ -55,6 +55,9 @@ TEST_CASE("long lines are joined to the next one, short ones are left alone") {
   // every line carries the same prefix (srun -l, torchrun): the next line is not a continuation
   CHECK(unwrap_long_lines("3: " + long_line + "\n3: yy") == "3: " + long_line + "\n3: yy");
   CHECK(unwrap_long_lines("3: " + long_line + "\nyy") == "3: " + long_line + "yy");
+  // a wrap at a word's end dropped the blank, which the glue puts back, unless one is there
+  CHECK(unwrap_long_lines(long_line + "\nyy", " ") == long_line + " yy");
+  CHECK(unwrap_long_lines(long_line + " \nyy", " ") == long_line + " yy");
 }
 
 TEST_CASE("search text drops what varies between two occurrences of one failure") {

@@ -1,7 +1,7 @@
 // Lookup on the real-message corpus (tests/eval/corpus) in the shapes that pastes arrive in:
 // every message again with a launcher's or logger's prefix on each line, as records of a JSON
-// logger, with Windows line ends or terminal colours, quoted, copied through a chat client, or
-// among a training loop's chatter.
+// logger, with Windows line ends or terminal colours, hard-wrapped, quoted, copied through a
+// chat client, or among a training loop's chatter.
 // None of these changes what the message says, so none may cost more than a point of top-1.
 #include <doctest/doctest.h>
 #include <yaml-cpp/yaml.h>
@@ -64,6 +64,23 @@ struct Shape {
   std::function<std::string(const std::string&)> apply;
 };
 
+// A line cut into pieces of at most `width` characters: anywhere, as a terminal or a log
+// collector cuts it, or at a word's end, dropping that blank, as mail and `fmt` wrap text.
+std::string hard_wrapped(const std::string& line, size_t width, bool at_words) {
+  std::string out;
+  size_t from = 0;
+  while (line.size() - from > width) {
+    size_t cut = from + width;
+    if (at_words) {
+      const size_t blank = line.rfind(' ', cut);
+      if (blank != std::string::npos && blank > from) cut = blank;
+    }
+    out += line.substr(from, cut - from) + '\n';
+    from = at_words && line[cut] == ' ' ? cut + 1 : cut;
+  }
+  return out + line.substr(from);
+}
+
 std::function<std::string(const std::string&)> prefixed(std::string prefix) {
   return [prefix](const std::string& t) {
     return each_line(t, [&](std::string line) { return prefix + line; });
@@ -98,6 +115,14 @@ const Shape kShapes[] = {
               body +
               "\nwandb: Waiting for W&B process to finish... (failed 1).\n"
               "wandb: \xf0\x9f\x9a\x80 View run at https://wandb.ai/team/project/runs/3f9x2k1\n";
+     }},
+    {"hard-wrapped at 80 columns by a terminal",
+     [](const std::string& t) {
+       return each_line(t, [](std::string line) { return hard_wrapped(line, 80, false); });
+     }},
+    {"hard-wrapped at 80 columns at word ends, as mail does",
+     [](const std::string& t) {
+       return each_line(t, [](std::string line) { return hard_wrapped(line, 80, true); });
      }},
     {"Windows line ends", [](const std::string& t) { return replace_all(t, "\n", "\r\n"); }},
     {"chat client: curly quotes, no-break spaces",
