@@ -102,7 +102,8 @@
     return m[0];
   }
 
-  function unwrapLongLines(text) {
+  function unwrapLongLines(text, glue) {  // glue: '' for a wrap mid-word, ' ' at a word's end
+    glue = glue || '';
     var out = '';
     var start = 0;
     while (start < text.length) {
@@ -115,6 +116,7 @@
         var next = text.slice(end + 1, nextEnd < 0 ? text.length : nextEnd);
         var prefix = firstWord(line);
         if (utf8Length(line) < WRAPPED_WIDTH || (prefix && firstWord(next) === prefix)) out += '\n';
+        else if (line.slice(-1) !== ' ' && next.charAt(0) !== ' ') out += glue;
       }
       start = end + 1;
     }
@@ -374,8 +376,10 @@
     }
     var shown = asPrinted(message);
     var readings = [shown];
-    var joined = unwrapLongLines(shown);
-    if (joined !== shown) readings.push(joined);
+    ['', ' '].forEach(function (glue) {
+      var joined = unwrapLongLines(shown, glue);
+      if (joined !== shown) readings.push(joined);
+    });
 
     readings.forEach(function (text) {
       codeKeys(text).forEach(function (key) {
