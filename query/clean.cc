@@ -40,12 +40,12 @@ const LazyPatterns& noise_patterns() {
       // --tag-output "[1,3]<stderr>:", kubectl logs --prefix "[pod/trainer-0/pytorch] ", Ray
       // "(RayWorkerWrapper pid=14390, ip=10.0.0.7)", glog and c10 "E1203 10:11:12.123456 12345
       // worker.cc:42] ", docker compose's "trainer-1  | " (v1: "job_trainer_1  | "; a guard
-      // cannot hold '|', so it is tried on every text with a '-' or '_' and a digit).
+      // cannot hold '|', so its guards are the first three replicas' numbers).
       {"]<std", R"(\[\d+,\d+\]<std(?:out|err|diag)>:)", true},
       {"[pod/", R"(\[pod/[^\]\s]*\])"},
       {"pid=", R"(\((?:\w+ )?pid=\d+(?:, ip=[\d.]+)?\))", true},
       {"] ", R"((?m)^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+:\d+\] )", true},
-      {"-|_", R"((?m)^[\w.-]+[-_]\d+ +\| )", true},
+      {"-1 |_1 |-2 |_2 |-3 |_3 ", R"((?m)^[\w.-]+[-_]\d+ +\| )", true},
       // UUIDs, hexadecimal addresses and PCI addresses ("0000:3b:00.0"; a domain without a
       // decimal digit does not occur in practice)
       {"-", R"((?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)"},

@@ -8,6 +8,7 @@
 #include "query/clean.h"
 #include "query/identifiers.h"
 #include "query/log_events.h"
+#include "query/log_line.h"
 
 namespace gpuerr::query {
 namespace {
@@ -194,6 +195,18 @@ std::set<std::string> named_causes(const Store& store, std::string_view text) {
   return ids;
 }
 
+// The lines of `text` that are not lines of `original`, in order: what rejoining wrapped lines
+// made, without the lines it left as they were (read already).
+std::string lines_not_in(const std::string& text, std::string_view original) {
+  std::set<std::string_view> old;
+  for_each_line(original, [&](std::string_view line) { old.insert(line); });
+  std::string out;
+  for_each_line(text, [&](std::string_view line) {
+    if (!old.count(line)) out.append(line).push_back('\n');
+  });
+  return out;
+}
+
 // A paste of several lines, searched line by line: a message among progress bars and logger
 // chatter keeps the share of its own words an entry matches. The best of many lines is a lucky
 // draw as much as a match, so it counts for a little less than the same share of the whole
@@ -263,10 +276,11 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   const std::string shown = as_printed(message);
 
   // Codes and signatures are read from the text as shown and, when long lines may have been
-  // hard-wrapped, from the text with them rejoined, and from a table's cells rejoined.
+  // hard-wrapped, from the lines they make rejoined (mid-word, and at a word's end), and from a
+  // table's cells rejoined.
   std::vector<std::string> readings{shown};
   for (const char* glue : {"", " "})
-    if (std::string joined = unwrap_long_lines(shown, glue); joined != shown)
+    if (std::string joined = lines_not_in(unwrap_long_lines(shown, glue), shown); !joined.empty())
       readings.push_back(std::move(joined));
   if (shown.find('|') != std::string::npos)
     for (const bool glue : {true, false})

@@ -80,7 +80,7 @@ TEST_CASE("search text drops what varies between two occurrences of one failure"
       {"ray worker", "(RayWorkerWrapper pid=14390, ip=10.0.0.7) boom", "RayWorker", "boom"},
       {"glog", "E1203 10:11:12.123456 12345 worker.cc:42] boom", "worker", "boom"},
       {"docker compose", "trainer-1  | boom\ntrainer-1  | bang", "trainer", "bang"},
-      {"docker compose v1", "job_trainer_12 | boom", "trainer", "boom"},
+      {"docker compose v1", "job_trainer_1 | boom", "trainer", "boom"},
       // generic wrappers go, so the specific line decides the full-text layer
       {"python frame", "Traceback (most recent call last):\n  File \"train.py\", line 5, in main\n"
        "    loss.backward()\nRuntimeError: CUDA error: misaligned address", "backward",
