@@ -20,6 +20,7 @@ constexpr double kWordsForFullTrust = 4;
 constexpr size_t kLinesSearched = 12;  // of a paste, each alone
 constexpr size_t kWordsPerLineSearched = 6;
 constexpr double kBestLineDiscount = 0.9;
+constexpr double kLinesWorthSearching = 0.4;  // the whole paste's best share of words
 constexpr double kLettersForFullSpecificity = 60;
 constexpr double kEchoPenalty = 4.5;  // more than a signature, specificity and full text add
 // A cause NCCL names after "Last error:" outranks the report naming it, whose code, signature,
@@ -207,6 +208,21 @@ std::string lines_not_in(const std::string& text, std::string_view original) {
   return out;
 }
 
+// The entries that codes and signatures in `readings` name, each with its evidence.
+void read_exact_evidence(const Store& store, const std::vector<std::string>& readings,
+                         std::map<std::string, Evidence>& evidence) {
+  for (const std::string& text : readings)
+    for (const std::string& key : code_keys(text))
+      for (const std::string& id : store.entries_with_code(key))
+        if (evidence[id].code.empty()) evidence[id].code = key;
+  for (const std::string& text : readings)
+    for (const SignatureHit& hit : store.match_signatures(text)) {
+      Evidence& e = evidence[hit.entry_id];
+      if (e.signature.empty() || hit.letters > e.signature_letters)
+        e.signature = hit.signature, e.signature_letters = hit.letters;
+    }
+}
+
 // A paste of several lines, searched line by line: a message among progress bars and logger
 // chatter keeps the share of its own words an entry matches. The best of many lines is a lucky
 // draw as much as a match, so it counts for a little less than the same share of the whole
@@ -237,7 +253,7 @@ std::string code_family(const std::string& key) {
   return colon == std::string::npos ? "" : key.substr(0, colon);
 }
 
-// Where each key of `keys` first appears, as its index in code_keys(text).
+// Where each code key of `text` first appears, as its index in code_keys(text).
 std::map<std::string, size_t> key_order(std::string_view text) {
   std::map<std::string, size_t> out;
   for (const std::string& key : code_keys(text)) out.emplace(key, out.size());
@@ -262,9 +278,13 @@ void order_codes_by_appearance(std::string_view text, std::vector<Match>& out,
     std::vector<double> scores;
     for (const Match* m : group) scores.push_back(m->score);
     std::sort(scores.rbegin(), scores.rend());
-    std::stable_sort(group.begin(), group.end(), [&](const Match* a, const Match* b) {
-      return order[a->code] < order[b->code];
-    });
+    // (a code read only where wrapped lines were rejoined comes after those read as shown)
+    const auto place = [&](const Match* m) {
+      const auto it = order.find(m->code);
+      return it == order.end() ? order.size() : it->second;
+    };
+    std::stable_sort(group.begin(), group.end(),
+                     [&](const Match* a, const Match* b) { return place(a) < place(b); });
     for (size_t i = 0; i < group.size(); ++i) group[i]->score = scores[i];
   }
 }
@@ -276,28 +296,20 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   const std::string shown = as_printed(message);
 
   // Codes and signatures are read from the text as shown and, when long lines may have been
-  // hard-wrapped, from the lines they make rejoined (mid-word, and at a word's end), and from a
-  // table's cells rejoined.
+  // hard-wrapped, from the lines they make rejoined mid-word, and from a table's cells rejoined;
+  // when none of those names an entry, from the lines rejoined at a word's end too (mail and
+  // editors wrap there and drop the blank).
   std::vector<std::string> readings{shown};
-  for (const char* glue : {"", " "})
-    if (std::string joined = lines_not_in(unwrap_long_lines(shown, glue), shown); !joined.empty())
-      readings.push_back(std::move(joined));
+  if (std::string joined = lines_not_in(unwrap_long_lines(shown), shown); !joined.empty())
+    readings.push_back(std::move(joined));
   if (shown.find('|') != std::string::npos)
     for (const bool glue : {true, false})
       if (std::string cells = unwrap_table_cells(shown, glue); !cells.empty())
         readings.push_back(std::move(cells));
-
-  for (const std::string& text : readings)
-    for (const std::string& key : code_keys(text))
-      for (const std::string& id : store.entries_with_code(key))
-        if (evidence[id].code.empty()) evidence[id].code = key;
-
-  for (const std::string& text : readings)
-    for (const SignatureHit& hit : store.match_signatures(text)) {
-      Evidence& e = evidence[hit.entry_id];
-      if (e.signature.empty() || hit.letters > e.signature_letters)
-        e.signature = hit.signature, e.signature_letters = hit.letters;
-    }
+  read_exact_evidence(store, readings, evidence);
+  if (evidence.empty())
+    if (std::string joined = lines_not_in(unwrap_long_lines(shown, " "), shown); !joined.empty())
+      read_exact_evidence(store, {joined}, evidence);
 
   drop_subsumed_signatures(store, shown, evidence);
 
@@ -328,8 +340,10 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   }
   const bool exact_cause = !causes.empty();
   // Only full text can name the entry of a paste that names none by a code or a signature: it
-  // gets a second look, line by line.
-  if (!exact_cause && echoes.empty() && words.find('\n') != std::string::npos)
+  // gets a second look, line by line, unless the whole paste is far from every entry (on the
+  // corpus no message whose best share was under kLinesWorthSearching gained from it).
+  if (!exact_cause && echoes.empty() && words.find('\n') != std::string::npos &&
+      !hits.empty() && hits.front().percent >= kLinesWorthSearching)
     search_lines(store, words, evidence);
   for (const std::string& id : named) causes.erase(id);
   std::vector<Match> out;
