@@ -320,6 +320,7 @@
 
   var TEXT_CANDIDATES = 20;
   var LINES_SEARCHED = 12, WORDS_PER_LINE_SEARCHED = 6, BEST_LINE_DISCOUNT = 0.9;
+  var LINES_WORTH_SEARCHING = 0.4;
   var WORDS_FOR_FULL_TRUST = 4;
   var LETTERS_FOR_FULL_SPECIFICITY = 60;
   var ECHO_PENALTY = 4.5;
@@ -375,26 +376,28 @@
       return evidence[e] || (evidence[e] = { code: '', signature: -1, letters: 0, textScore: 0, textWeight: 0 });
     }
     var shown = asPrinted(message);
+    var readExact = function (readings) {
+      readings.forEach(function (text) {
+        codeKeys(text).forEach(function (key) {
+          var ids = Object.prototype.hasOwnProperty.call(index.codes, key) ? index.codes[key] : [];
+          ids.forEach(function (e) { if (!ev(e).code) ev(e).code = key; });
+        });
+      });
+      readings.forEach(function (text) {
+        signatureHits(index, text).forEach(function (i) {
+          var sig = index.signatures[i];
+          var e = ev(sig[0]);
+          if (e.signature < 0 || sig[4] > e.letters) { e.signature = i; e.letters = sig[4]; }
+        });
+      });
+    };
     var readings = [shown];
-    ['', ' '].forEach(function (glue) {
-      var joined = unwrapLongLines(shown, glue);
-      if (joined !== shown) readings.push(joined);
-    });
-
-    readings.forEach(function (text) {
-      codeKeys(text).forEach(function (key) {
-        var ids = Object.prototype.hasOwnProperty.call(index.codes, key) ? index.codes[key] : [];
-        ids.forEach(function (e) { if (!ev(e).code) ev(e).code = key; });
-      });
-    });
-
-    readings.forEach(function (text) {
-      signatureHits(index, text).forEach(function (i) {
-        var sig = index.signatures[i];
-        var e = ev(sig[0]);
-        if (e.signature < 0 || sig[4] > e.letters) { e.signature = i; e.letters = sig[4]; }
-      });
-    });
+    var joined = unwrapLongLines(shown, '');
+    if (joined !== shown) readings.push(joined);
+    readExact(readings);
+    // lines rejoined at a word's end only when nothing else named an entry (lookup.cc)
+    var spaced = unwrapLongLines(shown, ' ');
+    if (!Object.keys(evidence).length && spaced !== shown) readExact([spaced]);
 
     var words = searchText(shown);
     var hits = search(index, words, isError, TEXT_CANDIDATES);
@@ -408,7 +411,7 @@
     var exact = Object.keys(evidence).some(function (i) {
       return evidence[i].code || evidence[i].signature >= 0;
     });
-    if (!exact && words.indexOf('\n') >= 0) {
+    if (!exact && words.indexOf('\n') >= 0 && hits.length && hits[0].percent >= LINES_WORTH_SEARCHING) {
       var seenLines = Object.create(null), searched = 0;
       words.split('\n').forEach(function (line) {
         if (searched >= LINES_SEARCHED || seenLines[line] ||
