@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 
 #include <nlohmann/json.hpp>
@@ -48,6 +49,19 @@ size_t add_line_by_line(Triage& t, std::string_view text) {
 void add_file(Triage& t, const std::string& name, std::string_view text) {
   size_t n = 0;
   for_each_line(text, [&](std::string_view l) { t.add_line(name, ++n, l); });
+}
+
+// srun -l output of each of `ranks` reporting a watchdog timeout in collective #`seq`.
+std::string watchdog_timeouts(std::initializer_list<int> ranks, int seq) {
+  std::string log;
+  for (int rank : ranks)
+    log += std::to_string(rank) + ": [rank" + std::to_string(rank) +
+           "]:[E601 20:34:00.000000123 ProcessGroupNCCL.cpp:616] [Rank " + std::to_string(rank) +
+           "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=" +
+           std::to_string(seq) +
+           ", OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800321 "
+           "milliseconds before timing out.\n";
+  return log;
 }
 
 // NCCL's INFO lines of a rank's process: its host and pid, its GPU, and the job's counts.
@@ -620,14 +634,7 @@ TEST_CASE("an error the job went on past (a save completed long after it) is not
 
 TEST_CASE("a hang where one rank says nothing: the default group's silent rank is the suspect") {
   Triage t(test::bundled_store());
-  std::string log;
-  for (int rank : {0, 1, 2, 3, 4, 6, 7})
-    log += std::to_string(rank) + ": [rank" + std::to_string(rank) +
-           "]:[E601 20:34:00.000000123 ProcessGroupNCCL.cpp:616] [Rank " + std::to_string(rank) +
-           "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=88213, "
-           "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800321 "
-           "milliseconds before timing out.\n";
-  add_line_by_line(t, log);
+  add_line_by_line(t, watchdog_timeouts({0, 1, 2, 3, 4, 6, 7}, 88213));
   const TriageReport r = t.report();
   CHECK(r.hang_suspect_rank == 5);
   CHECK(r.hang_reason.find("#88213") != std::string::npos);
@@ -721,14 +728,8 @@ TEST_CASE("an undated save and a dated memory error in another file: safe to res
 
 TEST_CASE("of three ranks, two timed out and one said nothing: the silent one is the suspect") {
   Triage t(test::bundled_store());
-  std::string log = "2: [rank2]: 2026-06-01 20:03:58,000 INFO step 41: loading the next shard\n";
-  for (int rank : {0, 1})
-    log += std::to_string(rank) + ": [rank" + std::to_string(rank) +
-           "]:[E601 20:34:00.000000123 ProcessGroupNCCL.cpp:616] [Rank " + std::to_string(rank) +
-           "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=88, "
-           "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800321 "
-           "milliseconds before timing out.\n";
-  add_line_by_line(t, log);
+  add_line_by_line(t, "2: [rank2]: 2026-06-01 20:03:58,000 INFO step 41: loading the next shard\n" +
+                          watchdog_timeouts({0, 1}, 88));
   const TriageReport r = t.report();
   CHECK(r.hang_suspect_rank == 2);
   REQUIRE(r.first_fault);
