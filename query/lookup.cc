@@ -233,20 +233,16 @@ void read_exact_evidence(const Store& store, const std::vector<std::string>& rea
 // traceback, which a kb example may share) is not searched alone.
 void search_lines(const Store& store, const std::string& words,
                   std::map<std::string, Evidence>& evidence) {
-  size_t searched = 0;
-  std::set<std::string> seen;
-  for (size_t start = 0; start < words.size() && searched < kLinesSearched;) {
-    size_t end = words.find('\n', start);
-    if (end == std::string::npos) end = words.size();
-    const std::string line = words.substr(start, end - start);
-    start = end + 1;
-    if (distinct_words(line) < kWordsPerLineSearched || !seen.insert(line).second) continue;
-    ++searched;
+  std::set<std::string> searched;
+  for_each_line_until(words, [&](std::string_view text) {
+    const std::string line(text);
+    if (distinct_words(line) < kWordsPerLineSearched || !searched.insert(line).second) return true;
     for (const TextHit& h : store.search(line, Kind::kError, kTextCandidates)) {
       Evidence& e = evidence[h.entry_id];
       e.text_score = std::max(e.text_score, kBestLineDiscount * h.percent);
     }
-  }
+    return searched.size() < kLinesSearched;
+  });
 }
 
 // The family of a code key read from a number in context: "xid" for "xid:31", "cuda" for

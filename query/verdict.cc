@@ -258,22 +258,20 @@ class Judge {
     std::vector<int> silent;
     for (const auto& [rank, seen] : in_.ranks_present)
       if (!waited.contains(rank) && !reported.contains(rank)) silent.push_back(rank);
-    if (silent.size() != 1 || waited.empty()) return;
+    const bool pair = waited.size() == 1 && in_.ranks_present.size() == 2;
+    if (silent.size() != 1 || (waited.size() < 2 && !pair)) return;
     const std::string s = std::to_string(silent.front());
-    if (waited.size() == 1 && in_.ranks_present.size() == 2) {
-      r.hang_suspect_rank = silent.front();
-      r.hang_reason = "rank " + std::to_string(*waited.begin()) + " waited for a peer until it " +
-                      "gave up (a collective's timeout, a closed connection); rank " + s +
-                      ", the only other rank in the input, reported nothing: it never reached " +
-                      "the collective (a hang or a fault before it)";
-    } else if (waited.size() >= 2) {
-      r.hang_suspect_rank = silent.front();
-      r.hang_reason = "every rank in the input but rank " + s + " (" +
-                      std::to_string(waited.size()) + " of them) waited for a peer until it " +
-                      "gave up (a collective's timeout, a closed connection); rank " + s +
-                      " reported nothing: it never reached its collective (a hang or a fault " +
-                      "before it)";
-    }
+    const std::string gave_up =
+        " waited for a peer until it gave up (a collective's timeout, a closed connection); ";
+    r.hang_suspect_rank = silent.front();
+    r.hang_reason =
+        pair ? "rank " + std::to_string(*waited.begin()) + gave_up + "rank " + s +
+                   ", the only other rank in the input, reported nothing: it never reached the "
+                   "collective (a hang or a fault before it)"
+             : "every rank in the input but rank " + s + " (" + std::to_string(waited.size()) +
+                   " of them)" + gave_up + "rank " + s +
+                   " reported nothing: it never reached its collective (a hang or a fault before "
+                   "it)";
   }
 
   bool find_hang_in(int group, const std::map<int, RankProgress>& ranks, TriageReport& r) {
