@@ -100,18 +100,34 @@ constexpr Fold kTypography[] = {
     {"\xe2\x80\x9f", "\""},   // reversed double quote
     {"\xe2\x80\xb3", "\""},   // double prime
     {"\xe2\x80\xa6", "..."},  // ellipsis
+    // HTML's character references, as a page's source, an XML test report (JUnit) or a web
+    // tool that escaped the text leaves them
+    {"&quot;", "\""},
+    {"&#34;", "\""},
+    {"&#x22;", "\""},
+    {"&apos;", "'"},
+    {"&#39;", "'"},
+    {"&#x27;", "'"},
+    {"&lt;", "<"},
+    {"&#60;", "<"},
+    {"&gt;", ">"},
+    {"&#62;", ">"},
+    {"&amp;", "&"},
+    {"&#38;", "&"},
+    {"&nbsp;", " "},
 };
 
-// `s` with every sequence of kTypography replaced by its ASCII form.
+// `s` with every sequence of kTypography replaced by its ASCII form (in one pass: "&amp;lt;"
+// becomes "&lt;").
 std::string fold_typography(std::string s) {
   // Every sequence starts with one of these bytes; most texts hold none.
-  if (s.find_first_of("\xc2\xe2\xe3\xef") == std::string::npos) return s;
+  if (s.find_first_of("\xc2\xe2\xe3\xef&") == std::string::npos) return s;
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
     const std::string_view rest = std::string_view(s).substr(i);
     const Fold* fold = nullptr;
-    if (static_cast<unsigned char>(s[i]) >= 0xc2)
+    if (static_cast<unsigned char>(s[i]) >= 0xc2 || s[i] == '&')
       for (const Fold& f : kTypography)
         if (rest.starts_with(f.from)) fold = &f;
     out += fold ? fold->to : rest.substr(0, 1);

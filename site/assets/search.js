@@ -61,8 +61,16 @@
   // client or web page leaves them, back to the ASCII the program printed.
   var TYPOGRAPHY = /[\u00a0\u2000-\u200a\u202f\u205f\u3000\u200b\u2060\ufeff\u2010-\u2014\u2212\u2018-\u201f\u2032\u2033\u2026]/g;
 
+  // HTML's character references, as a page's source, an XML test report (JUnit) or a web tool
+  // that escaped the text leaves them (in one pass: "&amp;lt;" becomes "&lt;").
+  var ENTITIES = { '&quot;': '"', '&#34;': '"', '&#x22;': '"', '&apos;': "'", '&#39;': "'",
+    '&#x27;': "'", '&lt;': '<', '&#60;': '<', '&gt;': '>', '&#62;': '>', '&amp;': '&',
+    '&#38;': '&', '&nbsp;': ' ' };
+  var ENTITY = /&(?:quot|apos|lt|gt|amp|nbsp|#34|#x22|#39|#x27|#60|#62|#38);/g;
+
   function foldTypography(text) {
-    return text.replace(TYPOGRAPHY, function (c) {
+    var unescaped = text.replace(ENTITY, function (e) { return ENTITIES[e]; });
+    return unescaped.replace(TYPOGRAPHY, function (c) {
       if (/[\u200b\u2060\ufeff]/.test(c)) return '';
       if (/[\u2010-\u2014\u2212]/.test(c)) return '-';
       if (/[\u2018-\u201b\u2032]/.test(c)) return "'";

@@ -22,6 +22,11 @@ TEST_CASE("cleaning keeps what the program printed") {
       {"Unicode spaces", "CUDA\xc2\xa0" "error:\xe2\x80\x89x\xe2\x80\x8b", "CUDA error: x"},
       {"dashes and ellipsis", "a \xe2\x80\x94 b\xe2\x80\xa6", "a - b..."},
       {"byte-order mark", "\xef\xbb\xbf" "CUDA error", "CUDA error"},
+      // escaped for HTML or XML (a page's source, a JUnit report), once or twice
+      {"character references", "Cuda failure &#x27;out of memory&#x27; &quot;x&quot; -&gt; 2",
+       "Cuda failure 'out of memory' \"x\" -> 2"},
+      {"escaped twice, unescaped once", "a &amp;lt; b &amp; c", "a &lt; b & c"},
+      {"an ampersand of its own", "a & b &c; &#1234;", "a & b &c; &#1234;"},
       // a structured logger's records: Docker's json-file driver, journald, nested fields
       {"docker json-file",
        "{\"log\":\"CUDA error: x\\nnext \\\"q\\\"\\n\",\"stream\":\"stderr\",\"n\":3}",

@@ -1,7 +1,7 @@
 // Lookup on the real-message corpus (tests/eval/corpus) in the shapes that pastes arrive in:
 // every message again with a launcher's or logger's prefix on each line, as records of a JSON
 // logger, with Windows line ends or terminal colours, hard-wrapped, quoted, copied through a
-// chat client, or among a training loop's chatter.
+// chat client, escaped for HTML, or among a training loop's chatter.
 // None of these changes what the message says, so none may cost more than a point of top-1.
 #include <doctest/doctest.h>
 #include <yaml-cpp/yaml.h>
@@ -130,6 +130,12 @@ const Shape kShapes[] = {
        std::string s = replace_all(t, "'", "\xe2\x80\x99");
        s = replace_all(s, ": ", ":\xc2\xa0");
        return replace_all(s, ", ", ",\xc2\xa0");
+     }},
+    {"escaped for HTML or XML: a page's source, a JUnit report",
+     [](const std::string& t) {
+       std::string s = replace_all(t, "&", "&amp;");
+       s = replace_all(replace_all(s, "<", "&lt;"), ">", "&gt;");
+       return replace_all(replace_all(s, "\"", "&quot;"), "'", "&#x27;");
      }},
 };
 
