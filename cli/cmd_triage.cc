@@ -51,7 +51,9 @@ std::string place(const query::LogEvent& e) {
   if (e.rank) who = "rank " + std::to_string(*e.rank);
   else if (e.local_rank) who = "local rank " + std::to_string(*e.local_rank);
   if (!e.host.empty()) who += (who.empty() ? "host " : " on ") + e.host;
-  if (e.rank_line) who += " (named at line " + std::to_string(e.rank_line) + ")";
+  if (e.rank_line)
+    who += " (named at " + (e.rank_file.empty() ? "line " : e.rank_file + ":") +
+           std::to_string(e.rank_line) + ")";
   return who.empty() ? "an unknown rank" : who;
 }
 
@@ -63,6 +65,7 @@ void redact_report(query::TriageReport& r) {
   auto event = [&](query::LogEvent& e) {
     e.host = redactor.redact(e.host), e.text = redactor.redact(e.text);
     e.file = redactor.redact(e.file), e.set_aside = redactor.redact(e.set_aside);
+    e.rank_file = redactor.redact(e.rank_file);
   };
   if (r.first_fault) event(*r.first_fault);
   for (query::LogEvent& e : r.faults) event(e);
@@ -84,12 +87,14 @@ nlohmann::ordered_json event_json(const query::LogEvent& e) {
                               {"file", e.file},         {"line", e.line},
                               {"text", e.text},         {"reading", e.reading},
                               {"count", e.count},       {"rank_line", nullptr},
+                              {"rank_file", nullptr},
                               {"set_aside", e.set_aside}};
   if (e.rank) j["rank"] = *e.rank;
   if (e.local_rank) j["local_rank"] = *e.local_rank;
   if (e.pid) j["pid"] = *e.pid;
   if (e.time) j["time"] = iso_time(*e.time);
   if (e.rank_line) j["rank_line"] = e.rank_line;
+  if (!e.rank_file.empty()) j["rank_file"] = e.rank_file;
   // (an undated line: `time` is the earliest it may have happened, `latest` the latest, if known)
   j["time_inherited"] = e.time_inherited;
   j["latest"] = e.time_inherited && e.latest ? nlohmann::ordered_json(iso_time(*e.latest)) : nullptr;

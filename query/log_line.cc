@@ -182,6 +182,14 @@ bool torchrun(re2::StringPiece& in, LineOrigin& o, int) {
   return true;
 }
 
+bool lightning(re2::StringPiece& in, LineOrigin& o, int) {
+  static const RE2 re(R"(\[rank: (\d{1,6})\]\s+)");  // PyTorch Lightning's rank_prefixed_message
+  std::string rank;
+  if (!RE2::Consume(&in, re, &rank)) return false;
+  o.rank = to_int(rank);
+  return true;
+}
+
 bool srun(re2::StringPiece& in, LineOrigin& o, int) {
   static const RE2 re(R"( *(\d{1,5}): )");  // srun -l: "12: message"
   std::string task;
@@ -260,10 +268,10 @@ bool spaces(re2::StringPiece& in, LineOrigin&, int) {
   return n > 0;
 }
 
-constexpr std::array<Reader, 19> kReaders{
-    spaces,  iso_time, us_date_time, journal_host, dmesg_level, dmesg_wall_time, uptime,
-    syslog,  torchrun, mpirun,       kubectl,      ray,         nccl,            glog,
-    srun,    compose,  pdsh,         logger_tag,   nemo};
+constexpr std::array<Reader, 20> kReaders{
+    spaces,  iso_time,  us_date_time, journal_host, dmesg_level, dmesg_wall_time, uptime,
+    syslog,  torchrun,  lightning,    mpirun,       kubectl,     ray,             nccl,
+    glog,    srun,      compose,      pdsh,         logger_tag,  nemo};
 
 // c10d names the rank inside the message: "[PG 0 Rank 3]", "[Rank 3]". It is the rank within
 // that process group, the job's rank only in the default group (PG 0). A training script's own

@@ -38,6 +38,7 @@ struct LogEvent {
   size_t count = 1;            // occurrences collapsed into this event
   size_t order = 0;            // position in the input, for logs without times
   size_t rank_line = 0;        // when the line names no rank: the line nearby that did, if any
+  std::string rank_file;       // and that line's file, when it is not `file`
   // An undated line (a traceback's) has the time of a dated line above it: it happened then or
   // later, and no later than the next dated line read in its file (`latest`), if there was one.
   bool time_inherited = false;

@@ -309,9 +309,18 @@ class Judge {
     r.hang_reason = "every rank from 0 to " + std::to_string(top) + " but rank " +
                     std::to_string(silent) + " reported a timeout in collective #" +
                     std::to_string(waited) + "; rank " + std::to_string(silent) +
-                    " reported nothing: it never issued that collective (a hang or a fault "
-                    "before it)";
+                    (reported_fault(silent)
+                         ? " reported a fault of its own instead: it never issued that collective"
+                         : " reported nothing: it never issued that collective (a hang or a "
+                           "fault before it)");
     return true;
+  }
+
+  bool reported_fault(int rank) const {
+    const auto of_rank = [&](const LogEvent& e) { return e.rank == rank; };
+    return std::any_of(in_.kills.begin(), in_.kills.end(), of_rank) ||
+           std::any_of(in_.events.begin(), in_.events.end(),
+                       [&](const LogEvent& e) { return of_rank(e) && is_fault(e.role); });
   }
 
   // Why `e` is not this job's, or "" when it may be: it happened on a host, or on a GPU of a
@@ -410,6 +419,7 @@ class Judge {
         r.first_fault = kill;
       else
         name_rank(*r.first_fault);
+      name_rank_of_gpu_fault(*r.first_fault);
       return;
     }
     if (kill) {  // the timeouts of the others are its echo
@@ -525,6 +535,33 @@ class Judge {
         if (f.host.empty()) f.host = e.host;
         return;
       }
+  }
+
+  // A GPU's fault in the kernel's log that no NCCL line tied to a process (an Xid 79 with no
+  // rank) is the rank's whose own fault follows it near in time on that host, when that is one
+  // rank only: rank 5's "unspecified launch failure" a second after the Xid, while the other
+  // ranks only time out waiting for it. Not when the fault names a process (pid=) that is none
+  // of those NCCL named on the host: then it hit another program's GPU.
+  void name_rank_of_gpu_fault(LogEvent& f) {
+    if (f.rank || f.local_rank || !hardware_like(facts(f.entry_id))) return;
+    static const RE2 pid_of(R"(\bpid=(\d+))");
+    long pid = 0;
+    if (RE2::PartialMatch(f.text, pid_of, &pid)) {
+      bool known = false, ours = false;
+      for (const auto& [host, processes] : in_.placement.gpus)
+        if (may_be_same_host(f.host, host)) known = true, ours = ours || processes.contains(pid);
+      if (known && !ours) return;
+    }
+    const LogEvent* named = nullptr;
+    for (const LogEvent& e : in_.events) {
+      if (!e.rank || !is_fault(e.role) || !may_be_on_one_host(f, e) || !near(f, e)) continue;
+      if (named && *named->rank != *e.rank) return;  // two ranks: which GPU it was is not known
+      if (!named || clock_.before(e, *named)) named = &e;
+    }
+    if (!named) return;
+    f.rank = named->rank, f.rank_line = named->line;
+    if (named->file != f.file) f.rank_file = named->file;
+    if (f.host.empty()) f.host = named->host;
   }
 
   // Whether `e` is explained by the first fault `f`.

@@ -1706,4 +1706,51 @@ TEST_CASE("a node that died silently, reported minutes after its peers' network 
   CHECK(r.verdict == "hardware");
 }
 
+TEST_CASE("a GPU's Xid with no rank takes the rank whose own fault follows it, if one rank") {
+  // Lightning's prefixes, no NCCL lines: nothing ties the Xid's GPU to a process
+  const auto job = [](bool second_rank_fails) {
+    std::string log;
+    for (int rank = 0; rank < 4; ++rank)
+      log += "[rank: " + std::to_string(rank) + "] 2026-11-20 03:01:30,000 INFO step 102\n";
+    log += "[rank: 2] 2026-11-20 03:02:05,000 ERROR RuntimeError: CUDA error: unspecified launch "
+           "failure\n";
+    if (second_rank_fails)
+      log += "[rank: 3] 2026-11-20 03:02:06,000 ERROR RuntimeError: CUDA error: unspecified "
+             "launch failure\n";
+    for (const int rank : {0, 1, 3})
+      log += "[rank: " + std::to_string(rank) + "] [E1120 03:12:05.000000 40 "
+             "ProcessGroupNCCL.cpp:616] [Rank " + std::to_string(rank) +
+             "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1040, "
+             "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600021 "
+             "milliseconds before timing out.\n";
+    return log;
+  };
+  const std::string xid = "[Fri Nov 20 03:02:04 2026] NVRM: Xid (PCI:0000:1d:00): 79, "
+                          "pid='<unknown>', name=<unknown>, GPU has fallen off the bus.";
+  SUBCASE("one rank failed after it: the Xid is that rank's") {
+    Triage t(test::bundled_store());
+    add_file(t, "job.log", job(false));
+    add_file(t, "dmesg.log", xid);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "xid-79");
+    CHECK(r.first_fault->rank == 2);
+    CHECK(r.first_fault->rank_file == "job.log");
+    CHECK(r.first_fault->rank_line == 5);
+    CHECK(r.verdict == "hardware");
+    // rank 2 timed out in no collective, but it was not silent
+    CHECK(r.hang_reason.find("rank 2 reported a fault of its own") != std::string::npos);
+  }
+  SUBCASE("two ranks failed after it: which GPU it was is not known") {
+    Triage t(test::bundled_store());
+    add_file(t, "job.log", job(true));
+    add_file(t, "dmesg.log", xid);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "xid-79");
+    CHECK_FALSE(r.first_fault->rank);
+    CHECK(r.verdict == "hardware");
+  }
+}
+
 }  // namespace gpuerr::query
