@@ -40,8 +40,10 @@ const std::vector<NumberContext> kNumberContexts = {
     {"nccl", {"nccl info", R"(\bnccl info [\w/.]+:\d+ -> (\d+)\b)"}},
     // "CUDA error 700", "CUDA runtime error (700)", "cudaError 700", "cudaError_t = 700"
     {"cuda", {"cuda", R"(\bcuda(?:[ \t]+runtime)?[ \t]*error(?:_t)?(?:[ \t]+code)?[ \t]*[:=#]?[ \t]*\(?(\d+)\b)"}},
-    // "(error 700)" or "error code 700" on a line that says CUDA elsewhere, with no NCCL between
-    {"cuda", {"cuda", R"(cuda([^\n]*?)\berror(?:[ \t]+code)?[ \t]*[:=#]?[ \t]*\(?(\d+)\)?)"}, false,
+    // "(error 700)" or "error code 700" on a line that says CUDA elsewhere, with no NCCL between;
+    // CUDA as a word's start ("cudaMemcpy failed with error 700"), not inside a name
+    // (TensorRT's "deserializeCudaEngine::50] Error Code 4" is TensorRT's code)
+    {"cuda", {"cuda", R"(\bcuda([^\n]*?)\berror(?:[ \t]+code)?[ \t]*[:=#]?[ \t]*\(?(\d+)\)?)"}, false,
      "nccl"},
     // "Check failed: error == cudaSuccess (2 vs. 0)" (Caffe and glog), "Return value 46 from
     // 'cudaStreamCreate(...)'"

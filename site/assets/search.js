@@ -195,7 +195,7 @@
     ['nccl', rx('\\bncclSuccess[ \\t]*\\((\\d+)[ \\t]*vs\\.?[ \\t]*0\\)')],
     ['nccl', rx('\\bNCCL INFO [\\w/.]+:\\d+ -> (\\d+)\\b')],
     ['cuda', rx('\\bcuda(?:[ \\t]+runtime)?[ \\t]*error(?:_t)?(?:[ \\t]+code)?[ \\t]*[:=#]?[ \\t]*\\(?(\\d+)\\b', 'i')],
-    ['cuda', rx('cuda[^\\n]*?\\berror(?:[ \\t]+code)?[ \\t]*[:=#]?[ \\t]*\\(?(\\d+)\\)?', 'i')],
+    ['cuda', rx('\\bcuda[^\\n]*?\\berror(?:[ \\t]+code)?[ \\t]*[:=#]?[ \\t]*\\(?(\\d+)\\)?', 'i')],
     ['cuda', rx('\\bcudaSuccess[ \\t]*\\((\\d+)[ \\t]*vs\\.?[ \\t]*0\\)', 'i')],
     ['cuda', rx('\\bReturn value (\\d+) from \'?cuda[A-Z]')],
     ['cu', rx('\\b(?:curesult|cuda[ \\t]+driver[ \\t]+error)[ \\t]*[:=#]?[ \\t]*\\(?(\\d+)\\b', 'i')],
