@@ -39,6 +39,10 @@ TEST_CASE("error names and numbers in context become code keys") {
       {"Check failed: status == CUBLAS_STATUS_SUCCESS (13 vs. 0)",
        {"cublas_status_success", "cublas:13"}},
       {"what():  NCCL Error 1: unhandled cuda error", {"nccl:1"}},
+      {"!!!! kernel execution error. (m: 768, n: 2, k: 3072, error: 13)", {"cublas:13"}},
+      // a number after "Error Code" on a line whose "Cuda" is inside a name is not CUDA's
+      {"[runtime.cpp::deserializeCudaEngine::50] Error Code 4: Internal Error",
+       {"deserializecudaengine", "deserialize_cuda_engine"}},
       // bindings print the C enum names in CamelCase
       {"libcudnn.cudnnStatusArchMismatch", {"cudnnstatusarchmismatch", "cudnn_status_arch_mismatch"}},
       {"ManagedCuda.CudaException: ErrorOutOfMemory",
