@@ -1566,7 +1566,7 @@ TEST_CASE("a rank's uncaught exception that no entry names is its fault: code, o
   {  // a module missing, or built for other versions: the setup
     Triage t(test::bundled_store());
     add_file(t, "train.log",
-             traceback + "[rank6]:ImportError: /env/flash_attn_2_cuda.so: undefined symbol: _ZN3c10\n");
+             traceback + "[rank6]:ImportError: /env/libfoo.so: undefined symbol: _ZN5boost6system\n");
     const TriageReport r = t.report();
     REQUIRE(r.first_fault);
     CHECK(r.first_fault->role == "exception");
