@@ -8,6 +8,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -1751,6 +1752,71 @@ TEST_CASE("a GPU's Xid with no rank takes the rank whose own fault follows it, i
     CHECK_FALSE(r.first_fault->rank);
     CHECK(r.verdict == "hardware");
   }
+}
+
+
+// One job's log in the prefix formats launchers and training scripts write, with a fault planted
+// on rank 2 of 4: the rank and the verdict must come out the same in every format.
+TEST_CASE("a planted fault is found on its rank whatever prefix each line carries") {
+  struct Format {
+    const char* name;
+    std::string (*line)(int rank, const std::string& text);
+  };
+  const Format formats[] = {
+      {"torchrun",
+       [](int r, const std::string& t) { return "[rank" + std::to_string(r) + "]:" + t; }},
+      {"srun -l", [](int r, const std::string& t) { return std::to_string(r) + ": " + t; }},
+      {"mpirun --tag-output",
+       [](int r, const std::string& t) { return "[1," + std::to_string(r) + "]<stderr>:" + t; }},
+      {"Lightning",
+       [](int r, const std::string& t) { return "[rank: " + std::to_string(r) + "] " + t; }},
+      {"a logger's rank column",
+       [](int r, const std::string& t) {
+         return "2026-11-20 03:02:05,000 - ERROR - [rank" + std::to_string(r) + "] " + t;
+       }},
+  };
+  const std::string watchdog =
+      "[E1120 03:12:05.000000 40 ProcessGroupNCCL.cpp:616] Watchdog caught collective operation "
+      "timeout: WorkNCCL(SeqNum=1040, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+      "Timeout(ms)=600000) ran for 600021 milliseconds before timing out.";
+  struct Scenario {
+    const char* name;
+    std::string fault;             // rank 2's line, "" for a rank that falls silent
+    std::string dmesg;             // the kernel's line, if any
+    std::set<std::string> first;   // the first fault's entry (a cause or its echo), or "hang"
+    std::string verdict;
+  };
+  const Scenario scenarios[] = {
+      {"the program's fault", "RuntimeError: CUDA error: an illegal memory access was encountered",
+       "", {"illegal-memory-access"}, "code"},
+      {"the GPU's fault, named by the kernel only",
+       "RuntimeError: CUDA error: unspecified launch failure",
+       "[Fri Nov 20 03:02:04 2026] NVRM: Xid (PCI:0000:1a:00): 79, pid='<unknown>', "
+       "name=<unknown>, GPU has fallen off the bus.",
+       // (an undated line after the last dated one may be the Xid's echo or come before it)
+       {"xid-79", "unspecified-launch-failure"}, "hardware"},
+      {"a rank that falls silent", "", "", {"hang"}, "unknown"},
+  };
+  for (const Format& f : formats)
+    for (const Scenario& sc : scenarios) {
+      CAPTURE(std::string(f.name));
+      CAPTURE(std::string(sc.name));
+      std::string log;
+      for (int rank = 0; rank < 4; ++rank)
+        log += f.line(rank, "2026-11-20 03:01:30,000 INFO step 102 loss 1.9") + "\n";
+      if (!sc.fault.empty()) log += f.line(2, sc.fault) + "\n";
+      for (const int rank : {0, 1, 3})
+        log += f.line(rank, "[Rank " + std::to_string(rank) + "] " + watchdog) + "\n";
+      Triage t(test::bundled_store());
+      add_file(t, "job.log", log);
+      if (!sc.dmesg.empty()) add_file(t, "dmesg.log", sc.dmesg);
+      const TriageReport r = t.report();
+      REQUIRE(r.first_fault);
+      CHECK(sc.first.contains(r.first_fault->entry_id.empty() ? r.first_fault->role
+                                                              : r.first_fault->entry_id));
+      CHECK(r.first_fault->rank == 2);
+      CHECK(r.verdict == sc.verdict);
+    }
 }
 
 }  // namespace gpuerr::query
