@@ -56,6 +56,8 @@ const std::vector<NumberContext> kNumberContexts = {
     // "cudaMalloc" is the runtime's, "cublasCreate" a library's.
     {"cu", {"call to cu", R"(\[(\d+)\][ \t]*Call to cu[A-Z])"}, true},
     {"cu", {"cudaapierror", R"(\bcudaapierror: \[(\d+)\])"}},
+    // Ollama's GPU discovery: "cuInit err: 999", "nvcuda init failure: 999"
+    {"cu", {"cuinit err|nvcuda init failure", R"(\b(?:cuinit err|nvcuda init failure):[ \t]*(\d+)\b)"}},
     {"cu", {"cuerror", R"(\bcuerror\(code[ \t]*=[ \t]*(\d+))"}},
     {"cu", {"curesult", R"(\bcuresult\b[^\n]{0,40}?\bresult[ \t]*=[ \t]*(\d+))"}},
     // The math libraries: "CURAND failure 105", "CUSPARSE ERROR (code = 7, ...)", "cuSPARSE

@@ -201,6 +201,7 @@
     ['cu', rx('\\b(?:curesult|cuda[ \\t]+driver[ \\t]+error)[ \\t]*[:=#]?[ \\t]*\\(?(\\d+)\\b', 'i')],
     ['cu', rx('\\[(\\d+)\\][ \\t]*Call to cu[A-Z]')],
     ['cu', rx('\\bCudaAPIError: \\[(\\d+)\\]')],
+    ['cu', rx('\\b(?:cuInit err|nvcuda init failure):[ \\t]*(\\d+)\\b', 'i')],
     ['cu', rx('\\bCuError\\(code[ \\t]*=[ \\t]*(\\d+)', 'i')],
     ['cu', rx('\\bCUresult\\b[^\\n]{0,40}?\\bresult[ \\t]*=[ \\t]*(\\d+)', 'i')],
     ['', rx('\\b(cublas|cudnn|cufft|curand|cusolver|cusparse)[^\\n]{0,80}?\\b(?:error|failure|status)\\b(?:[ \\t]*:[ \\t]*[a-z ]{0,30}?)?[ \\t]*[:=]?[ \\t]*[(\\[]?[ \\t]*(?:code[ \\t]*=[ \\t]*)?(\\d+)\\b', 'i')],

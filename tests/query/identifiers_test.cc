@@ -40,6 +40,7 @@ TEST_CASE("error names and numbers in context become code keys") {
        {"cublas_status_success", "cublas:13"}},
       {"what():  NCCL Error 1: unhandled cuda error", {"nccl:1"}},
       {"!!!! kernel execution error. (m: 768, n: 2, k: 3072, error: 13)", {"cublas:13"}},
+      {"cuInit err: 999", {"cuinit", "cu_init", "cu:999"}},
       // a number after "Error Code" on a line whose "Cuda" is inside a name is not CUDA's
       {"[runtime.cpp::deserializeCudaEngine::50] Error Code 4: Internal Error",
        {"deserializecudaengine", "deserialize_cuda_engine"}},
