@@ -6,6 +6,8 @@
 
 #include <re2/re2.h>
 
+#include "indexer/signature.h"
+
 namespace gpuerr::query {
 namespace {
 
@@ -288,7 +290,8 @@ void rank_in_message(std::string_view message, LineOrigin& o) {
     if (group.empty() || group == "0") o.rank = to_int(rank);
     return;
   }
-  const std::string_view head = message.substr(0, kLabelWithin);
+  const std::string head = ascii_lower(message.substr(0, kLabelWithin));
+  if (head.find("rank") == std::string::npos) return;  // most lines: no pattern to try
   if (RE2::PartialMatch(head, bracketed, &rank) || RE2::PartialMatch(head, leading, &rank))
     o.rank = to_int(rank);
 }

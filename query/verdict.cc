@@ -544,12 +544,10 @@ class Judge {
   // of those NCCL named on the host: then it hit another program's GPU.
   void name_rank_of_gpu_fault(LogEvent& f) {
     if (f.rank || f.local_rank || !hardware_like(facts(f.entry_id))) return;
-    static const RE2 pid_of(R"(\bpid=(\d+))");
-    long pid = 0;
-    if (RE2::PartialMatch(f.text, pid_of, &pid)) {
+    if (const std::optional<long> pid = read_xid_place(f.text).pid) {
       bool known = false, ours = false;
       for (const auto& [host, processes] : in_.placement.gpus)
-        if (may_be_same_host(f.host, host)) known = true, ours = ours || processes.contains(pid);
+        if (may_be_same_host(f.host, host)) known = true, ours = ours || processes.contains(*pid);
       if (known && !ours) return;
     }
     const LogEvent* named = nullptr;

@@ -406,8 +406,10 @@
     if (joined !== shown) readings.push(joined);
     readExact(readings);
     // lines rejoined at a word's end only when nothing else named an entry (lookup.cc)
-    var spaced = unwrapLongLines(shown, ' ');
-    if (!Object.keys(evidence).length && spaced !== shown) readExact([spaced]);
+    if (!Object.keys(evidence).length) {
+      var spaced = unwrapLongLines(shown, ' ');
+      if (spaced !== shown) readExact([spaced]);
+    }
 
     var words = searchText(shown);
     var hits = search(index, words, isError, TEXT_CANDIDATES);

@@ -65,6 +65,14 @@ std::string watchdog_timeouts(std::initializer_list<int> ranks, int seq) {
   return log;
 }
 
+// ProcessGroupNCCL's watchdog line of `rank`, without a launcher's prefix, for collective #1040.
+std::string watchdog_line(int rank) {
+  return "[E1120 03:12:05.000000 40 ProcessGroupNCCL.cpp:616] [Rank " + std::to_string(rank) +
+         "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1040, "
+         "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600021 "
+         "milliseconds before timing out.";
+}
+
 // NCCL's INFO lines of a rank's process: its host and pid, its GPU, and the job's counts.
 std::string nccl_init(int rank, const std::string& host, int pid, const std::string& bus,
                       int nodes, int local_ranks) {
@@ -1719,11 +1727,7 @@ TEST_CASE("a GPU's Xid with no rank takes the rank whose own fault follows it, i
       log += "[rank: 3] 2026-11-20 03:02:06,000 ERROR RuntimeError: CUDA error: unspecified "
              "launch failure\n";
     for (const int rank : {0, 1, 3})
-      log += "[rank: " + std::to_string(rank) + "] [E1120 03:12:05.000000 40 "
-             "ProcessGroupNCCL.cpp:616] [Rank " + std::to_string(rank) +
-             "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1040, "
-             "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600021 "
-             "milliseconds before timing out.\n";
+      log += "[rank: " + std::to_string(rank) + "] " + watchdog_line(rank) + "\n";
     return log;
   };
   const std::string xid = "[Fri Nov 20 03:02:04 2026] NVRM: Xid (PCI:0000:1d:00): 79, "
@@ -1775,10 +1779,6 @@ TEST_CASE("a planted fault is found on its rank whatever prefix each line carrie
          return "2026-11-20 03:02:05,000 - ERROR - [rank" + std::to_string(r) + "] " + t;
        }},
   };
-  const std::string watchdog =
-      "[E1120 03:12:05.000000 40 ProcessGroupNCCL.cpp:616] Watchdog caught collective operation "
-      "timeout: WorkNCCL(SeqNum=1040, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
-      "Timeout(ms)=600000) ran for 600021 milliseconds before timing out.";
   struct Scenario {
     const char* name;
     std::string fault;             // rank 2's line, "" for a rank that falls silent
@@ -1806,7 +1806,7 @@ TEST_CASE("a planted fault is found on its rank whatever prefix each line carrie
         log += f.line(rank, "2026-11-20 03:01:30,000 INFO step 102 loss 1.9") + "\n";
       if (!sc.fault.empty()) log += f.line(2, sc.fault) + "\n";
       for (const int rank : {0, 1, 3})
-        log += f.line(rank, "[Rank " + std::to_string(rank) + "] " + watchdog) + "\n";
+        log += f.line(rank, watchdog_line(rank)) + "\n";
       Triage t(test::bundled_store());
       add_file(t, "job.log", log);
       if (!sc.dmesg.empty()) add_file(t, "dmesg.log", sc.dmesg);
