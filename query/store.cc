@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -511,11 +512,18 @@ std::vector<TextHit> Store::search(const std::string& text, Kind kind, int limit
     } else {
       enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, words_query, kind_term(kind)));
     }
+    std::map<std::string, double> idf;
+    const double entries = impl_->xapian.get_doccount();
+    for (const auto& [df, term] : known) idf[term] = std::log(entries / df);
     std::vector<TextHit> out;
     const Xapian::MSet hits = enquire.get_mset(0, limit);
-    for (auto h = hits.begin(); h != hits.end(); ++h)
+    for (auto h = hits.begin(); h != hits.end(); ++h) {
+      double information = 0;
+      for (auto t = enquire.get_matching_terms_begin(h); t != enquire.get_matching_terms_end(h); ++t)
+        if (const auto it = idf.find(*t); it != idf.end()) information += it->second;
       out.push_back({h.get_document().get_data(), h.get_weight(),
-                     h.get_percent() / 100.0 * known_share});
+                     h.get_percent() / 100.0 * known_share, information});
+    }
     return out;
   } catch (const Xapian::Error& e) {
     throw Error("searching index '" + impl_->dir + "': " + e.get_description() +

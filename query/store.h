@@ -20,6 +20,10 @@ struct TextHit {
   std::string entry_id;
   double weight = 0;   // BM25, comparable within one search only
   double percent = 0;  // 0..1: the share of the text's words this entry matched
+  // How much the words this entry matched say: the sum of their inverse document frequencies,
+  // ln(entries / entries with the word). "python" and "working" say little (about 1 each), a
+  // word few entries have ("cudart", "xformers") about 4 to 6.
+  double information = 0;
 };
 
 /// What the index records about itself.

@@ -170,12 +170,6 @@
     return out;
   }
 
-  // query/lookup.cc's word_count: runs of letters.
-  function wordCount(text) {
-    var m = text.match(/[A-Za-z]+/g);
-    return m ? m.length : 0;
-  }
-
   function distinctWords(text) {
     var seen = Object.create(null);
     (text.match(/[A-Za-z]+/g) || []).forEach(function (w) { seen[w.toLowerCase()] = true; });
@@ -297,12 +291,13 @@
     known.sort(function (a, b) { return df(a) - df(b) || (a < b ? -1 : a > b ? 1 : 0); });
     known = known.slice(0, MAX_QUERY_TERMS);
     var n = index.lengths.length;
-    var weight = {}, matched = {};
+    var weight = {}, matched = {}, information = {};
     known.forEach(function (t) {
       var list = postings(index, t);
       var tw = (n - list.length / 2 + 0.5) / (list.length / 2 + 0.5);
       if (tw < 2) tw = tw * 0.5 + 1;
       var termWeight = Math.log(tw) * (K3 + 1) * wqf[t] / (K3 + wqf[t]);
+      var idf = Math.log(n / (list.length / 2));
       for (var i = 0; i < list.length; i += 2) {
         var e = list[i], wdf = list[i + 1];
         if (!wanted(index.entries[e])) continue;
@@ -310,10 +305,11 @@
         var k = K1 * ((1 - B) + B * normlen);
         weight[e] = (weight[e] || 0) + termWeight * (K1 + 1) * wdf / (k + wdf);
         matched[e] = (matched[e] || 0) + 1;
+        information[e] = (information[e] || 0) + idf;
       }
     });
     var hits = Object.keys(weight).map(function (e) {
-      return { entry: Number(e), weight: weight[e], matched: matched[e] };
+      return { entry: Number(e), weight: weight[e], matched: matched[e], information: information[e] };
     });
     hits.sort(function (a, b) { return b.weight - a.weight || a.entry - b.entry; });
     hits = hits.slice(0, limit);
@@ -331,7 +327,7 @@
   var TEXT_CANDIDATES = 20;
   var LINES_SEARCHED = 12, WORDS_PER_LINE_SEARCHED = 6, BEST_LINE_DISCOUNT = 0.9;
   var LINES_WORTH_SEARCHING = 0.4;
-  var WORDS_FOR_FULL_TRUST = 4;
+  var INFORMATION_FOR_FULL_TRUST = 14;
   var LETTERS_FOR_FULL_SPECIFICITY = 60;
   var ECHO_PENALTY = 4.5;
   var REPORT_BONUS = 9;  // a tool's report of a fault ranks above the errors it explains
@@ -339,12 +335,12 @@
   var CODE_AND_SIGNATURE = 0.98, SIGNATURE_ONLY = 0.97, CODE_ONLY = 0.93, CONTESTED = 0.9;
   var TEXT_ONLY_MAX = 0.65;
 
-  function confidence(e, queryWords) {
+  function confidence(e) {
     if (e.code && e.signature >= 0) return CODE_AND_SIGNATURE;
     if (e.signature >= 0) return SIGNATURE_ONLY;
     if (e.code) return CODE_ONLY;
-    var breadth = Math.min(1, queryWords / WORDS_FOR_FULL_TRUST);
-    var raw = TEXT_ONLY_MAX * e.textScore * breadth;
+    var trust = Math.min(1, e.information / INFORMATION_FOR_FULL_TRUST);
+    var raw = TEXT_ONLY_MAX * e.textScore * trust;
     if (raw < CONFIDENT) return raw * (raw / CONFIDENT) * (raw / CONFIDENT);
     return raw;
   }
@@ -383,7 +379,9 @@
   function lookup(index, message) {
     var evidence = {};
     function ev(e) {
-      return evidence[e] || (evidence[e] = { code: '', signature: -1, letters: 0, textScore: 0, textWeight: 0 });
+      return evidence[e] || (evidence[e] = {
+        code: '', signature: -1, letters: 0, textScore: 0, textWeight: 0, information: 0,
+      });
     }
     var shown = asPrinted(message);
     var readExact = function (readings) {
@@ -417,6 +415,7 @@
       var e = ev(h.entry);
       e.textScore = h.percent;
       e.textWeight = h.weight / hits[0].weight;
+      e.information = h.information;
     });
     // A paste of several lines that names no entry by a code or signature is also searched line
     // by line, its best line counting for a little less (lookup.cc's search_lines).
@@ -433,11 +432,11 @@
         search(index, line, isError, TEXT_CANDIDATES).forEach(function (h) {
           var e = ev(h.entry);
           e.textScore = Math.max(e.textScore, BEST_LINE_DISCOUNT * h.percent);
+          e.information = Math.max(e.information, h.information);
         });
       });
     }
 
-    var queryWords = wordCount(words);
     var isEcho = function (i) {  // an echo of a cause, or a warning printed on the way to one
       var role = index.entries[i].role;
       return role === 'consequence' || role === 'warning';
@@ -456,7 +455,7 @@
       if (entry.role === 'report' && (e.code || e.signature >= 0)) score += REPORT_BONUS;
       return {
         entry: i, id: entry.id, title: entry.title, url: entry.url, first: entry.first,
-        score: score, confidence: confidence(e, queryWords),
+        score: score, confidence: confidence(e),
         code: e.code, signature: e.signature, textScore: e.textScore,
       };
     });
