@@ -55,6 +55,17 @@ TEST_CASE("text that is not a GPU failure gets no confident match") {
   }
 }
 
+TEST_CASE("a short text of words most entries share is no answer, one of rare words is") {
+  // Every word of these is in some entry, so full text alone matches all of them; what they
+  // say is too little to name an error.
+  for (std::string_view typed : {"why is my gpu slower than the cpu",
+                                 "training stopped working after the python upgrade"}) {
+    CAPTURE(typed);
+    CHECK(top_entry(lookup(bundled_store(), typed)) == "(none)");
+  }
+  CHECK(top_entry(lookup(bundled_store(), "the GPU has fallen off the bus")) == "xid-79");
+}
+
 TEST_CASE("a real paste with colour, rank prefixes and a traceback still finds its entry") {
   const std::string paste =
       "[rank1]: Traceback (most recent call last):\n"
