@@ -141,6 +141,22 @@ TEST_CASE("the same rank log alone blames nobody's hardware without kernel evide
   CHECK(r.verdict != "hardware");
 }
 
+TEST_CASE("corrected PCIe errors in the kernel log neither lead nor blame the hardware") {
+  // Chipsets log corrected AER errors by the thousand; the link retried and nothing was lost.
+  Triage t(test::bundled_store());
+  add_file(t, "dmesg.txt",
+           "[Thu Dec  4 10:00:01 2026] pcieport 0000:00:03.1: AER: Corrected error received: "
+           "0000:00:03.1\n"
+           "[Thu Dec  4 10:00:01 2026] pcieport 0000:00:03.1: PCIe Bus Error: severity=Corrected, "
+           "type=Physical Layer, (Receiver ID)\n");
+  add_file(t, "rank0.log",
+           "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "illegal-memory-access");
+  CHECK(r.verdict == "code");
+}
+
 TEST_CASE("an ECC error: the save before it is safe, the save after it is not") {
   const TriageReport r = triage_files({"ecc-checkpoints.log"});
   REQUIRE(r.first_fault);
