@@ -21,6 +21,7 @@ namespace {
 // are no GPU failure, and were wrong on 6 of the 9 others they answered.
 constexpr int kTextCandidates = 20;
 constexpr double kInformationForFullTrust = 14;
+constexpr size_t kTextMatchesWeighed = 3;
 // The line-by-line look at a paste (search_lines): how many lines, of how many different words
 // each, what the best line's share of words counts for, and the share the whole paste needs for
 // a look at all. Chosen on tests/eval/corpus; the holdout neither gained nor lost.
@@ -55,7 +56,7 @@ struct Evidence {
   size_t signature_letters = 0;
   double text_score = 0;  // Xapian percent, 0..1
   double text_weight = 0; // BM25 weight relative to the best hit, 0..1
-  double information = 0; // the most TextHit::information of the searches that matched it
+  double information = 0; // Store::information of the text for this entry, when it was read
 };
 
 // The different words of `text`, case folded: "self._target(*self._args)" has two.
@@ -234,7 +235,6 @@ void search_lines(const Store& store, const std::string& words,
     for (const TextHit& h : store.search(line, Kind::kError, kTextCandidates)) {
       Evidence& e = evidence[h.entry_id];
       e.text_score = std::max(e.text_score, kBestLineDiscount * h.percent);
-      e.information = std::max(e.information, h.information);
     }
     return searched.size() < kLinesSearched;
   });
@@ -312,7 +312,6 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   for (const TextHit& h : hits) {
     Evidence& e = evidence[h.entry_id];
     e.text_score = h.percent;
-    e.information = h.information;
     e.text_weight = h.weight / hits.front().weight;
   }
   // In a paste that holds a cause and its echo (a CUDA error inside a watchdog report, Xid 45
@@ -355,6 +354,22 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   order_codes_by_appearance(shown, out, causes);
   std::stable_sort(out.begin(), out.end(),
                    [](const Match& a, const Match& b) { return a.score > b.score; });
+  // What the matched words say decides how far full text alone is trusted. Reading it costs a
+  // term list per entry, so only the first few full-text matches read it, the ones shown as
+  // candidates, and none beside an exact cause, where full text is never the answer.
+  std::vector<Match*> text_only;
+  for (Match& m : out)
+    if (!exact_cause && m.code.empty() && m.signature.empty() &&
+        text_only.size() < kTextMatchesWeighed)
+      text_only.push_back(&m);
+  std::vector<std::string> ids;
+  for (const Match* m : text_only) ids.push_back(m->entry_id);
+  const std::vector<double> information = store.information(words, ids);
+  for (size_t i = 0; i < text_only.size(); ++i) {
+    Evidence& e = evidence[text_only[i]->entry_id];
+    e.information = information[i];
+    text_only[i]->confidence = confidence(e);
+  }
   mark_contested(out, exact_cause ? echoes : std::set<std::string>{});
   // Full text alone is a candidate, not an answer, beside an exact cause; and for an echo (a
   // kill's or a timeout's report), whose words many messages share ("killed", "process",

@@ -468,33 +468,67 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
   return out;
 }
 
+Store::QueryTerms Store::query_terms(const std::string& text) const {
+  // Index the text exactly as the entries were indexed, then ask for its stemmed terms.
+  Xapian::Document words;
+  Xapian::TermGenerator terms;
+  terms.set_stemmer(Xapian::Stem("english"));
+  terms.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
+  terms.set_stopper(&impl_->stopper);
+  terms.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
+  terms.set_document(words);
+  terms.index_text(text);
+  // Only words the catalogue has can score; of those, the rarest say the most. Capping them
+  // keeps a long or garbled paste from turning into a query of thousands of terms.
+  QueryTerms out;
+  for (auto t = words.termlist_begin(); t != words.termlist_end(); ++t) {
+    if (!(*t).starts_with("Z")) continue;
+    ++out.all_words;
+    if (const Xapian::doccount df = impl_->xapian.get_termfreq(*t); df > 0)
+      out.known.emplace_back(df, *t);
+  }
+  std::sort(out.known.begin(), out.known.end());
+  if (out.known.size() > kMaxQueryTerms) out.known.resize(kMaxQueryTerms);
+  return out;
+}
+
+std::vector<double> Store::information(const std::string& text,
+                                       const std::vector<std::string>& ids) const {
+  try {
+    std::vector<double> out(ids.size(), 0);
+    const QueryTerms words = query_terms(text);
+    if (words.known.empty()) return out;
+    const double entries = impl_->xapian.get_doccount();
+    std::map<std::string, double> idf;  // in term order, as an entry's term list is
+    for (const auto& [df, term] : words.known) idf[term] = std::log(entries / df);
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const std::string id_term = schema::kPrefixId + ids[i];
+      const Xapian::PostingIterator doc = impl_->xapian.postlist_begin(id_term);
+      if (doc == impl_->xapian.postlist_end(id_term)) continue;
+      Xapian::TermIterator t = impl_->xapian.termlist_begin(*doc);
+      const Xapian::TermIterator end = impl_->xapian.termlist_end(*doc);
+      for (const auto& [term, weight] : idf) {
+        t.skip_to(term);
+        if (t == end) break;
+        if (*t == term) out[i] += weight;
+      }
+    }
+    return out;
+  } catch (const Xapian::Error& e) {
+    throw Error("searching index '" + impl_->dir + "': " + e.get_description() +
+                rebuild_hint(impl_->dir));
+  }
+}
+
 std::vector<TextHit> Store::search(const std::string& text, Kind kind, int limit) const {
   try {
-    // Index the text exactly as the entries were indexed, then ask for its stemmed terms.
-    Xapian::Document words;
-    Xapian::TermGenerator terms;
-    terms.set_stemmer(Xapian::Stem("english"));
-    terms.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
-    terms.set_stopper(&impl_->stopper);
-    terms.set_stopper_strategy(Xapian::TermGenerator::STOP_ALL);
-    terms.set_document(words);
-    terms.index_text(text);
-    // Only words the catalogue has can score; of those, the rarest say the most. Capping them
-    // keeps a long or garbled paste from turning into a query of thousands of terms.
-    std::vector<std::pair<Xapian::doccount, std::string>> known;
-    size_t all_words = 0;
-    for (auto t = words.termlist_begin(); t != words.termlist_end(); ++t) {
-      if (!(*t).starts_with("Z")) continue;
-      ++all_words;
-      if (const Xapian::doccount df = impl_->xapian.get_termfreq(*t); df > 0)
-        known.emplace_back(df, *t);
-    }
+    const QueryTerms words = query_terms(text);
+    const auto& known = words.known;
     if (known.empty()) return {};
     // Xapian's percentage counts only the words queried; words the catalogue has never seen
     // still say the text is about something else, so they scale it down.
-    const double known_share = static_cast<double>(known.size()) / static_cast<double>(all_words);
-    std::sort(known.begin(), known.end());
-    if (known.size() > kMaxQueryTerms) known.resize(kMaxQueryTerms);
+    const double known_share =
+        static_cast<double>(known.size()) / static_cast<double>(words.all_words);
     std::vector<Xapian::Query> parts;
     for (const auto& [df, term] : known) parts.emplace_back(term);
     const Xapian::Query words_query(Xapian::Query::OP_OR, parts.begin(), parts.end());
@@ -512,18 +546,11 @@ std::vector<TextHit> Store::search(const std::string& text, Kind kind, int limit
     } else {
       enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, words_query, kind_term(kind)));
     }
-    std::map<std::string, double> idf;
-    const double entries = impl_->xapian.get_doccount();
-    for (const auto& [df, term] : known) idf[term] = std::log(entries / df);
     std::vector<TextHit> out;
     const Xapian::MSet hits = enquire.get_mset(0, limit);
-    for (auto h = hits.begin(); h != hits.end(); ++h) {
-      double information = 0;
-      for (auto t = enquire.get_matching_terms_begin(h); t != enquire.get_matching_terms_end(h); ++t)
-        if (const auto it = idf.find(*t); it != idf.end()) information += it->second;
+    for (auto h = hits.begin(); h != hits.end(); ++h)
       out.push_back({h.get_document().get_data(), h.get_weight(),
-                     h.get_percent() / 100.0 * known_share, information});
-    }
+                     h.get_percent() / 100.0 * known_share});
     return out;
   } catch (const Xapian::Error& e) {
     throw Error("searching index '" + impl_->dir + "': " + e.get_description() +

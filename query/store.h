@@ -20,10 +20,6 @@ struct TextHit {
   std::string entry_id;
   double weight = 0;   // BM25, comparable within one search only
   double percent = 0;  // 0..1: the share of the text's words this entry matched
-  // How much the words this entry matched say: the sum of their inverse document frequencies,
-  // ln(entries / entries with the word). "python" and "working" say little (about 1 each), a
-  // word few entries have ("cudart", "xformers") about 4 to 6.
-  double information = 0;
 };
 
 /// What the index records about itself.
@@ -97,12 +93,27 @@ class Store {
   /// entries, so no query syntax applies). Best first, at most `limit`; empty when no word hits.
   std::vector<TextHit> search(const std::string& text, Kind kind, int limit) const;
 
+  /// For each of `ids`, how much the words of `text` that the entry has say: the sum of their
+  /// inverse document frequencies, ln(entries / entries with the word), over the words search()
+  /// would query. "python" and "working" say little (about 1 each), a word few entries have
+  /// ("cudart", "xformers") 4 to 6. 0 for an unknown id.
+  std::vector<double> information(const std::string& text,
+                                  const std::vector<std::string>& ids) const;
+
   /// The yardstick `gpuerr eval` compares lookup against: `text` as it came, through Xapian's
   /// QueryParser with its default syntax and the index's stemmer, BM25 over error entries; no
   /// cleaning, codes or signatures. Empty when no word hits or the parser rejects the text.
   std::vector<TextHit> baseline_search(const std::string& text, int limit) const;
 
  private:
+  // The words of `text` a full-text query uses: the catalogue's terms with their document
+  // frequencies, rarest first, at most kMaxQueryTerms; and how many words the text had.
+  struct QueryTerms {
+    std::vector<std::pair<unsigned, std::string>> known;
+    size_t all_words = 0;
+  };
+  QueryTerms query_terms(const std::string& text) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
