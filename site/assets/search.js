@@ -432,7 +432,6 @@
         search(index, line, isError, TEXT_CANDIDATES).forEach(function (h) {
           var e = ev(h.entry);
           e.textScore = Math.max(e.textScore, BEST_LINE_DISCOUNT * h.percent);
-          e.information = Math.max(e.information, h.information);
         });
       });
     }
