@@ -76,7 +76,7 @@ TEST_CASE("triage reads gzip and zstd files and pipes, and several files at once
   const test::Run both = run_gpuerr(triage({"--json", dir + "/rank5.log.gz", dir + "/dmesg.log.zst"}));
   REQUIRE(both.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(both.out);
-  CHECK(j["first_fault"]["entry_id"] == "xid-79");
+  CHECK(j["first_fault"]["entry_id"] == "pcie-aer-error");  // the PCIe error before the Xid 79
   CHECK(j["verdict"] == "hardware");
   bool nccl_pid = false;  // "gpu-node-7:21877:21990 [5] NCCL WARN ..." names its process
   for (const auto& e : j["cascade"]) nccl_pid |= e["pid"] == 21877;

@@ -125,13 +125,19 @@ TEST_CASE("a hang: the rank whose collectives stopped is the suspect, not the fi
 TEST_CASE("Xid 79 in the kernel log makes the rank's CUDA errors the hardware's cascade") {
   const TriageReport r = triage_files({"xid79-rank5.log", "xid79-dmesg.log"});  // any file order
   REQUIRE(r.first_fault);
-  CHECK(r.first_fault->entry_id == "xid-79");
+  // The kernel logged the uncorrected PCIe error at the GPU's port 3 s before the Xid 79.
+  CHECK(r.first_fault->entry_id == "pcie-aer-error");
   CHECK(r.first_fault->host == "gpu-node-7");
+  CHECK(r.first_fault->rank == 5);  // the rank whose GPU fell off the bus
   CHECK(r.verdict == "hardware");
   CHECK(r.faults.size() == 1);
-  bool rank5_in_cascade = false;
-  for (const LogEvent& e : r.cascade) rank5_in_cascade |= e.rank == 5;
+  bool rank5_in_cascade = false, xid79_in_cascade = false;
+  for (const LogEvent& e : r.cascade) {
+    rank5_in_cascade |= e.rank == 5 && !e.entry_id.starts_with("xid-");
+    xid79_in_cascade |= e.entry_id == "xid-79";
+  }
   CHECK(rank5_in_cascade);
+  CHECK(xid79_in_cascade);
 }
 
 TEST_CASE("the same rank log alone blames nobody's hardware without kernel evidence") {
