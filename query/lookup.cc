@@ -14,7 +14,7 @@ namespace gpuerr::query {
 namespace {
 
 // How many full-text hits are considered, and how much the words an entry matched must say
-// (TextHit::information) before a full-text match alone can be trusted as much as it will ever
+// (Store::information) before a full-text match alone can be trusted as much as it will ever
 // be: about three words that few entries have. Words that most entries have ("not working in
 // python", "gpu is slower than cpu") make a full match of a short text worth little: before this
 // rule such matches answered 13 of the 63 issue titles in tests/eval/typed that name no one
