@@ -487,6 +487,7 @@ Store::QueryTerms Store::query_terms(const std::string& text) const {
     if (const Xapian::doccount df = impl_->xapian.get_termfreq(*t); df > 0)
       out.known.emplace_back(df, *t);
   }
+  out.known_words = out.known.size();
   std::sort(out.known.begin(), out.known.end());
   if (out.known.size() > kMaxQueryTerms) out.known.resize(kMaxQueryTerms);
   return out;
@@ -528,7 +529,7 @@ std::vector<TextHit> Store::search(const std::string& text, Kind kind, int limit
     // Xapian's percentage counts only the words queried; words the catalogue has never seen
     // still say the text is about something else, so they scale it down.
     const double known_share =
-        static_cast<double>(known.size()) / static_cast<double>(words.all_words);
+        static_cast<double>(words.known_words) / static_cast<double>(words.all_words);
     std::vector<Xapian::Query> parts;
     for (const auto& [df, term] : known) parts.emplace_back(term);
     const Xapian::Query words_query(Xapian::Query::OP_OR, parts.begin(), parts.end());

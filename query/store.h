@@ -107,9 +107,11 @@ class Store {
 
  private:
   // The words of `text` a full-text query uses: the catalogue's terms with their document
-  // frequencies, rarest first, at most kMaxQueryTerms; and how many words the text had.
+  // frequencies, rarest first, at most kMaxQueryTerms; how many of the text's words the
+  // catalogue has, and how many words the text had.
   struct QueryTerms {
     std::vector<std::pair<unsigned, std::string>> known;
+    size_t known_words = 0;
     size_t all_words = 0;
   };
   QueryTerms query_terms(const std::string& text) const;
