@@ -59,7 +59,7 @@ TEST_CASE("the matcher holds its floors on the real-message corpus") {
   CHECK(static_cast<double>(sure_right) / sure >= kSureAnswersRightFloor);
 }
 
-TEST_CASE("typed issue titles: none that names no GPU failure gets an answer, most others rank") {
+TEST_CASE("typed issue titles: hardly any that name no one entry get an answer, most others rank") {
   // tests/eval/typed: 100 titles people typed, 62 of which name no one entry. Measured 2026-12-05:
   // no confident answer to any of the 62 (13 before full text was weighed by what its words
   // say), top-1 65.8% and top-3 84.2% of the 38 others.
