@@ -62,7 +62,7 @@ TEST_CASE("the matcher holds its floors on the real-message corpus") {
 TEST_CASE("typed issue titles: hardly any that name no one entry get an answer, most others rank") {
   // tests/eval/typed: 100 titles people typed, 62 of which name no one entry. Measured 2026-12-05:
   // no confident answer to any of the 62 (13 before full text was weighed by what its words
-  // say), top-1 65.8% and top-3 84.2% of the 38 others.
+  // say), top-1 68.4% and top-3 86.8% of the 38 others.
   const test::Run run = run_gpuerr({"--index", test::bundled_index().string(), "--json", "eval",
                                     std::string(GPUERR_SOURCE_DIR) + "/tests/eval/typed"});
   REQUIRE(run.exit_code == 0);
