@@ -1,6 +1,7 @@
 #include "query/lookup.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -124,6 +125,50 @@ std::string title_message(const Store& store, const std::string& id) {
   if (!folded) return "";
   const size_t colon = folded->find(": ");
   return colon != std::string::npos && colon < 24 ? folded->substr(colon + 2) : *folded;
+}
+
+// The number after "error code" / "error-code" / "error_code" on `line` (lower case), or -1.
+int error_code_number(std::string_view line) {
+  for (size_t at = line.find("error"); at != std::string_view::npos;
+       at = line.find("error", at + 1)) {
+    size_t i = at + 5;
+    if (i < line.size() && (line[i] == ' ' || line[i] == '-' || line[i] == '_')) ++i;
+    if (line.substr(i, 4) != "code") continue;
+    i += 4;
+    while (i < line.size() && (line[i] == ' ' || line[i] == ':' || line[i] == '=' || line[i] == '('))
+      ++i;
+    int number = -1;
+    for (size_t digits = 0; i < line.size() && digits < 4 && std::isdigit(static_cast<unsigned char>(line[i])); ++i, ++digits)
+      number = (number < 0 ? 0 : number * 10) + (line[i] - '0');
+    if (number >= 0) return number;
+  }
+  return -1;
+}
+
+// A number given as an "error code" beside the CUDA runtime message it is the code of (RELION's
+// "unknown error in ml_optimiser_mpi.cpp at line 126 (error-code 999)") names that entry as a code
+// in context does, though the line does not say CUDA: the message and its number agree. Only in a
+// text that says CUDA or GPU somewhere, since short messages ("unknown error", "invalid argument")
+// are everyone's.
+void read_agreeing_numbers(const Store& store, std::string_view text,
+                           std::map<std::string, Evidence>& evidence) {
+  const std::string lower = ascii_lower(text);
+  if (lower.find("code") == std::string::npos ||
+      (lower.find("cuda") == std::string::npos && lower.find("gpu") == std::string::npos))
+    return;
+  for_each_line(lower, [&](std::string_view line) {
+    const int number = error_code_number(line);
+    if (number < 0) return;
+    const std::string key = "cuda:" + std::to_string(number);
+    const std::optional<std::string> folded = fold_for_plain_match(line);
+    if (!folded) return;
+    for (const std::string& id : store.entries_with_code(key)) {
+      const std::string message = title_message(store, id);
+      if (!message.empty() && folded->find(message) != std::string::npos &&
+          evidence[id].code.empty())
+        evidence[id].code = key;
+    }
+  });
 }
 
 // True when every occurrence of `inner` in `text` lies inside an occurrence of `outer`.
@@ -305,6 +350,7 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
     if (std::string joined = lines_not_in(unwrap_long_lines(shown, " "), shown); !joined.empty())
       read_exact_evidence(store, {joined}, evidence);
 
+  read_agreeing_numbers(store, shown, evidence);
   drop_subsumed_signatures(store, shown, evidence);
 
   const std::string words = search_text(shown);

@@ -55,6 +55,20 @@ TEST_CASE("text that is not a GPU failure gets no confident match") {
   }
 }
 
+TEST_CASE("an error code beside its own CUDA message names the entry, beside another it does not") {
+  // The line does not say CUDA; the message and the number agree, and the text says GPU.
+  CHECK(top_entry(lookup(bundled_store(),
+                         "ERROR: invalid argument in kernels.cpp at line 51 (error code 1)\n"
+                         "A GPU-function failed to execute.")) == "cuda-invalid-value");
+  // 2 is "out of memory", not "unknown error"; and without CUDA or GPU in the text, no reading.
+  CHECK(top_entry(lookup(bundled_store(),
+                         "ERROR: unknown error in kernels.cpp at line 51 (error code 2)\n"
+                         "A GPU-function failed to execute.")) == "(none)");
+  CHECK(top_entry(lookup(bundled_store(),
+                         "ERROR: invalid argument in parser.cpp at line 51 (error code 1)")) ==
+        "(none)");
+}
+
 TEST_CASE("a short text of words most entries share is no answer, one of rare words is") {
   // Every word of these is in some entry, so full text alone matches all of them; what they
   // say is too little to name an error.
