@@ -1,9 +1,10 @@
 #include "query/lookup.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
+
+#include <re2/re2.h>
 
 #include "indexer/signature.h"
 #include "query/clean.h"
@@ -127,24 +128,6 @@ std::string title_message(const Store& store, const std::string& id) {
   return colon != std::string::npos && colon < 24 ? folded->substr(colon + 2) : *folded;
 }
 
-// The number after "error code" / "error-code" / "error_code" on `line` (lower case), or -1.
-int error_code_number(std::string_view line) {
-  for (size_t at = line.find("error"); at != std::string_view::npos;
-       at = line.find("error", at + 1)) {
-    size_t i = at + 5;
-    if (i < line.size() && (line[i] == ' ' || line[i] == '-' || line[i] == '_')) ++i;
-    if (line.substr(i, 4) != "code") continue;
-    i += 4;
-    while (i < line.size() && (line[i] == ' ' || line[i] == ':' || line[i] == '=' || line[i] == '('))
-      ++i;
-    int number = -1;
-    for (size_t digits = 0; i < line.size() && digits < 4 && std::isdigit(static_cast<unsigned char>(line[i])); ++i, ++digits)
-      number = (number < 0 ? 0 : number * 10) + (line[i] - '0');
-    if (number >= 0) return number;
-  }
-  return -1;
-}
-
 // A number given as an "error code" beside the CUDA runtime message it is the code of (RELION's
 // "unknown error in ml_optimiser_mpi.cpp at line 126 (error-code 999)") names that entry as a code
 // in context does, though the line does not say CUDA: the message and its number agree. Only in a
@@ -156,9 +139,11 @@ void read_agreeing_numbers(const Store& store, std::string_view text,
   if (lower.find("code") == std::string::npos ||
       (lower.find("cuda") == std::string::npos && lower.find("gpu") == std::string::npos))
     return;
+  // "error code 1", "error-code 999", "error_code: 2", "error code (700)"
+  static const re2::RE2 error_code(R"(\berror[ _-]?code[ :=(]*(\d{1,4})\b)");
   for_each_line(lower, [&](std::string_view line) {
-    const int number = error_code_number(line);
-    if (number < 0) return;
+    int number = 0;
+    if (!re2::RE2::PartialMatch(line, error_code, &number)) return;
     const std::string key = "cuda:" + std::to_string(number);
     const std::optional<std::string> folded = fold_for_plain_match(line);
     if (!folded) return;
