@@ -117,6 +117,20 @@ void attach_analyses(const Store& store, const std::string& text, std::vector<Ma
   }
 }
 
+// Whether `text` names anything of the GPU stack or the cluster fabric around a GPU job. The
+// catalogue is about those failures, so a text that names none of them ("bind: address already
+// in use" from another server, a Wi-Fi driver's DKMS build failing) is not answered by words it
+// shares with an entry. On tests/eval every confident full-text answer to a text without such a
+// word was wrong (3 of 3), and every kb example without one is named by a code or a signature.
+bool names_gpu_stack(const std::string& text) {
+  static const re2::RE2 stack(
+      R"((?i)nvidia|cuda|gpu|nccl|cudnn|cublas|cufft|curand|cusolver|cusparse|cutlass|nvml|)"
+      R"(nvrm|nvlink|nvswitch|nvcc|nvrtc|nvjpeg|nvshmem|nvjitlink|ptxas|\bptx\b|\bxid|)"
+      R"(\bsm_?\d\d|dcgm|\bmig\b|torch|tensorflow|\bjax|\bxla|triton|tensorrt|cupy|numba|)"
+      R"(vram|slurm|\bgres\b|infiniband|mlx5|\bibv|\bucx|gloo|\bc10d\b|rdzv|rendezvous)");
+  return re2::RE2::PartialMatch(text, stack);
+}
+
 // An error's message as its title gives it, folded: "CUDA error: operation not permitted" ->
 // "operation not permitted"; empty when the title cannot be folded.
 std::string title_message(const Store& store, const std::string& id) {
@@ -402,12 +416,13 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
     text_only[i]->confidence = confidence(e);
   }
   mark_contested(out, exact_cause ? echoes : std::set<std::string>{});
-  // Full text alone is a candidate, not an answer, beside an exact cause; and for an echo (a
-  // kill's or a timeout's report), whose words many messages share ("killed", "process",
-  // "timeout") and which names no cause of its own.
+  // Full text alone is a candidate, not an answer, beside an exact cause; for an echo (a kill's
+  // or a timeout's report), whose words many messages share ("killed", "process", "timeout") and
+  // which names no cause of its own; and in a text that names nothing of the GPU stack.
+  const bool off_topic = !names_gpu_stack(shown);
   for (Match& m : out)
     if (m.code.empty() && m.signature.empty() &&
-        (exact_cause || store.role(m.entry_id) == "consequence"))
+        (exact_cause || off_topic || store.role(m.entry_id) == "consequence"))
       m.confidence = std::min(m.confidence, kTextBesideExact);
   attach_analyses(store, shown, out);
   return out;

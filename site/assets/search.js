@@ -334,6 +334,13 @@
   var CONFIDENT = 0.5;
   var CODE_AND_SIGNATURE = 0.98, SIGNATURE_ONLY = 0.97, CODE_ONLY = 0.93, CONTESTED = 0.9;
   var TEXT_ONLY_MAX = 0.65;
+  var TEXT_OFF_TOPIC_MAX = 0.45;  // full text alone, in a text that names nothing of the GPU stack
+  // lookup.cc's names_gpu_stack
+  var GPU_STACK = new RegExp(
+      'nvidia|cuda|gpu|nccl|cudnn|cublas|cufft|curand|cusolver|cusparse|cutlass|nvml|' +
+      'nvrm|nvlink|nvswitch|nvcc|nvrtc|nvjpeg|nvshmem|nvjitlink|ptxas|\\bptx\\b|\\bxid|' +
+      '\\bsm_?\\d\\d|dcgm|\\bmig\\b|torch|tensorflow|\\bjax|\\bxla|triton|tensorrt|cupy|numba|' +
+      'vram|slurm|\\bgres\\b|infiniband|mlx5|\\bibv|\\bucx|gloo|\\bc10d\\b|rdzv|rendezvous', 'i');
 
   function confidence(e) {
     if (e.code && e.signature >= 0) return CODE_AND_SIGNATURE;
@@ -458,6 +465,10 @@
         code: e.code, signature: e.signature, textScore: e.textScore,
       };
     });
+    if (!GPU_STACK.test(shown))
+      out.forEach(function (m) {
+        if (!m.code && m.signature < 0) m.confidence = Math.min(m.confidence, TEXT_OFF_TOPIC_MAX);
+      });
     out.sort(function (a, b) { return b.score - a.score; });  // stable: ties stay in id order
     var kind = function (m) { return 2 * (m.code ? 1 : 0) + (m.signature >= 0 ? 1 : 0); };
     out.forEach(function (m) {

@@ -80,6 +80,18 @@ TEST_CASE("a short text of words most entries share is no answer, one of rare wo
   CHECK(top_entry(lookup(bundled_store(), "the GPU has fallen off the bus")) == "xid-79");
 }
 
+TEST_CASE("full text alone is no answer in a text that names nothing of the GPU stack") {
+  // The same words reach the same entry; only the module or the program differs.
+  const std::string dkms = "Error! Bad return status for module build on kernel: 6.8.0-45-generic "
+                           "(x86_64). Consult the make.log of the ";
+  CHECK(top_entry(lookup(bundled_store(), dkms + "zfs module")) == "(none)");
+  CHECK(top_entry(lookup(bundled_store(), dkms + "nvidia module")) == "nvidia-dkms-build-failed");
+  CHECK(top_entry(lookup(bundled_store(), "listen tcp 0.0.0.0:8080: bind: address already in use")) ==
+        "(none)");
+  CHECK(top_entry(lookup(bundled_store(), "torch distributed: bind: address already in use")) ==
+        "torch-distributed-address-in-use");
+}
+
 TEST_CASE("a real paste with colour, rank prefixes and a traceback still finds its entry") {
   const std::string paste =
       "[rank1]: Traceback (most recent call last):\n"
