@@ -118,6 +118,31 @@ void add_name(std::vector<std::string>& keys, std::string_view word) {
   if (snake.starts_with("error_")) add(keys, "cuda_" + snake);
 }
 
+// A driver error given in words beside the driver call that returned it, as Blender's Cycles
+// and other renderers print it: "Out of memory in cuStreamCreate(...)", "ILLEGAL_ADDRESS in
+// cuMemAlloc(...)", "CUDA error at cuCtxCreate: Out of memory", and since Blender 3 "Illegal
+// address in CUDA queue copy_from_device (...)". For most errors the words, joined
+// by '_', are the CUresult name after CUDA_ERROR_, so "cuda_error_out_of_memory" is offered and
+// the catalogue knows only the real names. The words are the whole run between the call and the
+// punctuation or line start before it (after it, for "at cu...:"), never a part of it: the tail
+// of "Launch exceeded timeout" is "timeout", the name of another error.
+void add_driver_phrases(std::vector<std::string>& keys, std::string_view text) {
+  if (text.find(" cu") == std::string_view::npos && text.find(" CUDA queue ") == std::string_view::npos)
+    return;
+  static const RE2 before(
+      R"((?m)(?:^|[^A-Za-z _])[ \t]*([A-Za-z]+(?:[ _][A-Za-z]+){0,5}) in (?:cu[A-Z]\w*\(|CUDA queue ))");
+  static const RE2 after(
+      R"((?m)\bat cu[A-Z]\w*: ([A-Za-z]+(?:[ _][A-Za-z]+){0,5})[ \t]*(?:$|[^A-Za-z _]))");
+  std::string phrase;
+  for (const RE2* pattern : {&before, &after})
+    for (re2::StringPiece input(text.data(), text.size());
+         RE2::FindAndConsume(&input, *pattern, &phrase);) {
+      std::string key = "cuda_error_" + code_key(phrase);
+      std::replace(key.begin(), key.end(), ' ', '_');
+      add(keys, key);
+    }
+}
+
 }  // namespace
 
 std::vector<std::string> code_keys(std::string_view text) {
@@ -136,6 +161,7 @@ std::vector<std::string> code_keys(std::string_view text) {
       add_name(keys, word);
     i = end;
   }
+  add_driver_phrases(keys, text);
   // Every number pattern captures digits: a text without any needs none of them compiled.
   if (!has_digit(text)) return keys;
   const std::string lower = ascii_lower(text);

@@ -286,9 +286,12 @@ void search_lines(const Store& store, const std::string& words,
 
 // The family of a code key read from a number in context: "xid" for "xid:31", "cuda" for
 // "cuda:700"; empty for a name ("cudaerrorlaunchfailure").
+// The family of a numbered code key ("xid:79" -> "xid"), or of a driver error named in words or
+// by its C name ("cuda_error_illegal_address", as Cycles prints them one after another).
 std::string code_family(const std::string& key) {
   const size_t colon = key.find(':');
-  return colon == std::string::npos ? "" : key.substr(0, colon);
+  if (colon != std::string::npos) return key.substr(0, colon);
+  return key.starts_with("cuda_error_") ? "cuda_error" : "";
 }
 
 // Where each code key of `text` first appears, as its index in code_keys(text).
@@ -299,7 +302,8 @@ std::map<std::string, size_t> key_order(std::string_view text) {
 }
 
 // Several causes of one code family in one paste (a kernel log with Xid 31, then Xid 13, then Xid
-// 43) rank in the order their codes appear: the first is the fault, what follows is its aftermath
+// 43; Cycles' "Illegal address in cuMemcpyDtoH(...)" then "Invalid value in cuCtxDestroy(...)")
+// rank in the order their codes appear: the first is the fault, what follows is its aftermath
 // or a later, separate one. Their places among the other matches stay as they were. Causes of
 // different families keep their order: a program's CUDA error printed before the Xid 79 that
 // caused it is no cause of the Xid.

@@ -240,6 +240,13 @@
       add(snake);
       if (snake.indexOf('error_') === 0) add('cuda_' + snake);
     }
+    // identifiers.cc's add_driver_phrases: "Out of memory in cuStreamCreate(" -> cuda_error_out_of_memory
+    if (text.indexOf(' cu') >= 0 || text.indexOf(' CUDA queue ') >= 0) {
+      [/(?:^|[^A-Za-z _])[ \t]*([A-Za-z]+(?:[ _][A-Za-z]+){0,5}) in (?:cu[A-Z]\w*\(|CUDA queue )/gm,
+       /\bat cu[A-Z]\w*: ([A-Za-z]+(?:[ _][A-Za-z]+){0,5})[ \t]*(?:$|[^A-Za-z _])/gm].forEach(function (re) {
+        while ((m = re.exec(text))) add('cuda_error_' + asciiLower(m[1]).replace(/ /g, '_'));
+      });
+    }
     for (var i = 0; i < NUMBER_CONTEXTS.length; i++) {
       var re = NUMBER_CONTEXTS[i][1];
       re.lastIndex = 0;

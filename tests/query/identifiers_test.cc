@@ -65,6 +65,27 @@ TEST_CASE("error names and numbers in context become code keys") {
   }
 }
 
+TEST_CASE("a driver error named in words beside its call becomes the CUresult name's key") {
+  const auto has = [](std::string_view text, const std::string& key) {
+    const std::vector<std::string> keys = code_keys(text);
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  };
+  // Blender's Cycles, old and new, and the form some renderers use after the call
+  CHECK(has("Out of memory in cuStreamCreate(&cuda_stream_, CU_STREAM_NON_BLOCKING) (queue.cpp:21)",
+            "cuda_error_out_of_memory"));
+  CHECK(has("CUDA error: ILLEGAL_ADDRESS in cuCtxSynchronize()", "cuda_error_illegal_address"));
+  CHECK(has("Illegal address in CUDA queue copy_from_device (integrator_shade_surface)",
+            "cuda_error_illegal_address"));
+  CHECK(has("CUDA error at cuCtxCreate: Out of memory", "cuda_error_out_of_memory"));
+  // the whole run of words, never its tail: "timeout" alone is CUDA_ERROR_TIMEOUT, another error
+  CHECK_FALSE(has("CUDA error: Launch exceeded timeout in cuCtxSynchronize()", "cuda_error_timeout"));
+  CHECK(has("CUDA error: Launch exceeded timeout in cuCtxSynchronize()",
+            "cuda_error_launch_exceeded_timeout"));
+  // a runtime call, or words not beside a call, name nothing
+  CHECK_FALSE(has("out of memory in cudaMalloc(&p, n)", "cuda_error_out_of_memory"));
+  CHECK(code_keys("Out of memory in the render queue").empty());
+}
+
 TEST_CASE("a driver call is told from the runtime's and a library's by its capital letter") {
   const auto has = [](std::string_view text, const std::string& key) {
     const std::vector<std::string> keys = code_keys(text);

@@ -92,6 +92,17 @@ TEST_CASE("full text alone is no answer in a text that names nothing of the GPU 
         "torch-distributed-address-in-use");
 }
 
+TEST_CASE("Cycles' driver errors name their entries, the first printed first") {
+  CHECK(top_entry(lookup(bundled_store(), "Out of memory in cuStreamCreate(&cuda_stream_, "
+                                          "CU_STREAM_NON_BLOCKING) (queue.cpp:21)")) ==
+        "cuda-memory-allocation");
+  // the illegal address comes first; the invalid value of the clean-up after it is its echo
+  CHECK(top_entry(lookup(bundled_store(),
+                         "CUDA error: Illegal address in cuMemcpyDtoH(host, dev, size), line 970\n"
+                         "CUDA error: Invalid value in cuCtxDestroy(cuContext), line 268\n")) ==
+        "illegal-memory-access");
+}
+
 TEST_CASE("a real paste with colour, rank prefixes and a traceback still finds its entry") {
   const std::string paste =
       "[rank1]: Traceback (most recent call last):\n"
