@@ -55,6 +55,9 @@ const std::vector<NumberContext> kNumberContexts = {
     // "CUresult error  result=2". A driver function is "cu" and a capital ("cuD3D11GetDevice"):
     // "cudaMalloc" is the runtime's, "cublasCreate" a library's.
     {"cu", {"call to cu", R"(\[(\d+)\][ \t]*Call to cu[A-Z])"}, true},
+    // The NVIDIA HPC SDK's (PGI's) OpenACC runtime: "call to cuStreamSynchronize returned error
+    // 700: Illegal address during kernel execution", "call to cuInit returned error 999: Unknown"
+    {"cu", {"returned error", R"(\bcall to cu[A-Z]\w*[ \t]+returned error[ \t]+(\d+)\b)"}, true},
     {"cu", {"cudaapierror", R"(\bcudaapierror: \[(\d+)\])"}},
     // Ollama's GPU discovery: "cuInit err: 999", "nvcuda init failure: 999"
     {"cu", {"cuinit err|nvcuda init failure", R"(\b(?:cuinit err|nvcuda init failure):[ \t]*(\d+)\b)"}},

@@ -194,6 +194,7 @@
     ['cuda', rx('\\bReturn value (\\d+) from \'?cuda[A-Z]')],
     ['cu', rx('\\b(?:curesult|cuda[ \\t]+driver[ \\t]+error)[ \\t]*[:=#]?[ \\t]*\\(?(\\d+)\\b', 'i')],
     ['cu', rx('\\[(\\d+)\\][ \\t]*Call to cu[A-Z]')],
+    ['cu', rx('\\bcall to cu[A-Z]\\w*[ \\t]+returned error[ \\t]+(\\d+)\\b')],
     ['cu', rx('\\bCudaAPIError: \\[(\\d+)\\]')],
     ['cu', rx('\\b(?:cuInit err|nvcuda init failure):[ \\t]*(\\d+)\\b', 'i')],
     ['cu', rx('\\bCuError\\(code[ \\t]*=[ \\t]*(\\d+)', 'i')],

@@ -41,6 +41,9 @@ TEST_CASE("error names and numbers in context become code keys") {
       {"what():  NCCL Error 1: unhandled cuda error", {"nccl:1"}},
       {"!!!! kernel execution error. (m: 768, n: 2, k: 3072, error: 13)", {"cublas:13"}},
       {"cuInit err: 999", {"cuinit", "cu_init", "cu:999"}},
+      // the NVIDIA HPC SDK's OpenACC runtime
+      {"call to cuStreamSynchronize returned error 700: Illegal address during kernel execution",
+       {"custreamsynchronize", "cu_stream_synchronize", "cu:700"}},
       // a number after "Error Code" on a line whose "Cuda" is inside a name is not CUDA's
       {"[runtime.cpp::deserializeCudaEngine::50] Error Code 4: Internal Error",
        {"deserializecudaengine", "deserialize_cuda_engine"}},
