@@ -42,9 +42,10 @@ const std::vector<NumberContext> kNumberContexts = {
     {"cuda", {"cuda", R"(\bcuda(?:[ \t]+runtime)?[ \t]*error(?:_t)?(?:[ \t]+code)?[ \t]*[:=#]?[ \t]*\(?(\d+)\b)"}},
     // "(error 700)" or "error code 700" on a line that says CUDA elsewhere, with no NCCL between;
     // CUDA as a word's start ("cudaMemcpy failed with error 700"), not inside a name
-    // (TensorRT's "deserializeCudaEngine::50] Error Code 4" is TensorRT's code)
-    {"cuda", {"cuda", R"(\bcuda([^\n]*?)\berror(?:[ \t]+code)?[ \t]*[:=#]?[ \t]*\(?(\d+)\)?)"}, false,
-     "nccl"},
+    // (TensorRT's "deserializeCudaEngine::50] Error Code 4" is TensorRT's code) or a path (make's
+    // "*** [ggml/src/ggml-cuda/CMakeFiles/ggml-cuda.dir/all] Error 2" is make's)
+    {"cuda", {"cuda", R"((?:^|[^\w/.-])cuda([^\n]*?)\berror(?:[ \t]+code)?[ \t]*[:=#]?[ \t]*\(?(\d+)\)?)"},
+     false, "nccl"},
     // "Check failed: error == cudaSuccess (2 vs. 0)" (Caffe and glog), "Return value 46 from
     // 'cudaStreamCreate(...)'"
     {"cuda", {"cudasuccess", R"(\bcudasuccess[ \t]*\((\d+)[ \t]*vs\.?[ \t]*0\))"}},
@@ -55,6 +56,8 @@ const std::vector<NumberContext> kNumberContexts = {
     // "CUresult error  result=2". A driver function is "cu" and a capital ("cuD3D11GetDevice"):
     // "cudaMalloc" is the runtime's, "cublasCreate" a library's.
     {"cu", {"call to cu", R"(\[(\d+)\][ \t]*Call to cu[A-Z])"}, true},
+    // TensorFlow's and XLA's stream executor: "failed call to cuInit: UNKNOWN ERROR (303)"
+    {"cu", {"failed call to cu", R"(\bfailed call to cu[A-Z]\w*:[^\n(]{0,40}\((\d+)\))"}, true},
     // The NVIDIA HPC SDK's (PGI's) OpenACC runtime: "call to cuStreamSynchronize returned error
     // 700: Illegal address during kernel execution", "call to cuInit returned error 999: Unknown"
     {"cu", {"returned error", R"(\bcall to cu[A-Z]\w*[ \t]+returned error[ \t]+(\d+)\b)"}, true},

@@ -103,6 +103,17 @@ TEST_CASE("Cycles' driver errors name their entries, the first printed first") {
         "illegal-memory-access");
 }
 
+TEST_CASE("TensorFlow's 'UNKNOWN ERROR (N)' is driver error N, and make's 'Error 2' no CUDA error") {
+  const std::string tf = "E tensorflow/stream_executor/cuda/cuda_driver.cc:272] failed call to "
+                         "cuInit: UNKNOWN ERROR (";
+  CHECK(top_entry(lookup(bundled_store(), tf + "303)")) == "cuda-shared-object-init-failed");
+  CHECK(top_entry(lookup(bundled_store(), tf + "999)")) == "cuda-unknown");
+  // a path that holds "cuda" before make's own exit status
+  CHECK(top_entry(lookup(bundled_store(),
+                         "make[2]: *** [CMakeFiles/Makefile2:1024: ggml/src/ggml-cuda/CMakeFiles/"
+                         "ggml-cuda.dir/all] Error 2")) == "(none)");
+}
+
 TEST_CASE("a real paste with colour, rank prefixes and a traceback still finds its entry") {
   const std::string paste =
       "[rank1]: Traceback (most recent call last):\n"
