@@ -26,6 +26,10 @@ const LazyPatterns& noise_patterns() {
       {"Exception raised from|frame #|terminate called after|what():", R"((?m)^[^\n]*\bException raised from\b[^\n]*|^\s*frame #\d+:[^\n]*|\bterminate called after throwing an instance of '[^'\n]*'|\bwhat\(\):)"},
       {"asynchronously reported", R"(CUDA kernel errors might be asynchronously reported at some other API call,?\s*so the stacktrace below might be incorrect\.?)"},
       {"CUDA_LAUNCH_BLOCKING=1|TORCH_USE_CUDA_DSA", R"(For debugging consider passing CUDA_LAUNCH_BLOCKING=1\.?|Compile with .TORCH_USE_CUDA_DSA. to enable device-side assertions\.?)"},
+      // Build tools' wrappers around a compiler's own error line: gcc's "compilation
+      // terminated.", make's "*** [target] Error 2", ninja's stop, CMake's "CMake Error at
+      // file:line (message):" heading and gcc's "In file included from".
+      {"compilation terminated|make|ninja: build stopped|CMake Error at|In file included from", R"((?m)^[ \t]*compilation terminated\.|^[^\n]*\bmake(?:\[\d+\])?: \*\*\*[^\n]*|^[ \t]*ninja: build stopped[^\n]*|^[ \t]*CMake Error at [^\n]*\(message\):|^[ \t]*In file included from[^\n]*)"},
       // Kubernetes' container log files: "2024-05-01T12:00:00.123456789Z stderr F "
       {"stdout|stderr", R"((?m)^\d{4}-\d\d-\d\dT\S+ (?:stdout|stderr) [FP] )", true},
       // ISO 8601 and Python logging timestamps: 2024-05-01T12:00:00.123Z, 2024-05-01 12:00:00,123

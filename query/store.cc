@@ -38,6 +38,17 @@ constexpr const char* kStopWords[] = {"a",  "an", "and", "are", "as",   "at",   
                                       "of", "on", "or", "that", "the", "this", "to", "was",
                                       "were", "with", "will", "you", "your"};
 
+// Words that every program's error messages use: they say that something failed, not what. They
+// are queried like any other word, but a match on them says nothing about which failure it is
+// (information() leaves them out): "fatal error: filesystem: No such file or directory" from an
+// old gcc shares "fatal", "include", "such", "file" and "directory" with Triton's missing
+// Python.h, and nothing that names it.
+constexpr const char* kGenericErrorWords[] = {
+    "error",  "errors", "fatal",   "failed",  "failure", "fail",      "no",      "not",
+    "such",   "file",   "directory", "found", "cannot",  "could",     "unable",  "include",
+    "invalid", "warning", "exception", "terminated", "compilation", "aborted", "abort",
+    "exit",   "status", "code",    "returned", "line",   "please",    "check",   "see"};
+
 // SQLite URI file names treat these bytes specially.
 std::string uri_path(const std::string& path) {
   std::string out = "file:";
@@ -500,8 +511,15 @@ std::vector<double> Store::information(const std::string& text,
     const QueryTerms words = query_terms(text);
     if (words.known.empty()) return out;
     const double entries = impl_->xapian.get_doccount();
+    static const std::set<std::string> generic = [] {
+      const Xapian::Stem stem("english");
+      std::set<std::string> out;
+      for (const char* w : kGenericErrorWords) out.insert("Z" + stem(w));
+      return out;
+    }();
     std::map<std::string, double> idf;  // in term order, as an entry's term list is
-    for (const auto& [df, term] : words.known) idf[term] = std::log(entries / df);
+    for (const auto& [df, term] : words.known)
+      if (!generic.count(term)) idf[term] = std::log(entries / df);
     for (size_t i = 0; i < ids.size(); ++i) {
       const std::string id_term = schema::kPrefixId + ids[i];
       const Xapian::PostingIterator doc = impl_->xapian.postlist_begin(id_term);

@@ -136,6 +136,7 @@
     new RegExp('^[^\\n]*\\bException raised from\\b[^\\n]*|^' + S + '*frame #\\d+:[^\\n]*|\\bterminate called after throwing an instance of \'[^\'\\n]*\'|\\bwhat\\(\\):', 'gm'),
     new RegExp('CUDA kernel errors might be asynchronously reported at some other API call,?' + S + '*so the stacktrace below might be incorrect\\.?', 'g'),
     new RegExp('For debugging consider passing CUDA_LAUNCH_BLOCKING=1\\.?|Compile with [^\\n]TORCH_USE_CUDA_DSA[^\\n] to enable device-side assertions\\.?', 'g'),
+    new RegExp('^[ \\t]*compilation terminated\\.|^[^\\n]*\\bmake(?:\\[\\d+\\])?: \\*\\*\\*[^\\n]*|^[ \\t]*ninja: build stopped[^\\n]*|^[ \\t]*CMake Error at [^\\n]*\\(message\\):|^[ \\t]*In file included from[^\\n]*', 'gm'),
     new RegExp('^\\d{4}-\\d\\d-\\d\\dT' + NS + '+ (?:stdout|stderr) [FP] ', 'gm'),
     new RegExp('\\d{4}-\\d\\d-\\d\\d[T ]\\d\\d:\\d\\d:\\d\\d(?:[.,]\\d+)?(?:Z|[+-]\\d\\d:?\\d\\d)?', 'g'),
     new RegExp('^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\\d+ \\d\\d:\\d\\d:\\d\\d ' + NS + '+ (?:[\\w.-]+\\[\\d+\\]: )?', 'gm'),
@@ -263,6 +264,13 @@
   // --- Full text: Store::search (query/store.cc), BM25 as Xapian computes it ------------------
 
   var MAX_QUERY_TERMS = 64;
+  // store.cc's kGenericErrorWords: they say that something failed, not what, so a match on them
+  // adds nothing to what an entry's matched words say (lookup's trust in full text)
+  var GENERIC_ERROR_WORDS = {};
+  ['error', 'errors', 'fatal', 'failed', 'failure', 'fail', 'no', 'not', 'such', 'file',
+   'directory', 'found', 'cannot', 'could', 'unable', 'include', 'invalid', 'warning', 'exception',
+   'terminated', 'compilation', 'aborted', 'abort', 'exit', 'status', 'code', 'returned', 'line',
+   'please', 'check', 'see'].forEach(function (w) { GENERIC_ERROR_WORDS[w] = true; });
   var K1 = 1, B = 0.5, K3 = 1, MIN_NORMLEN = 0.5;
 
   function prepared(index) {
@@ -314,7 +322,7 @@
         var k = K1 * ((1 - B) + B * normlen);
         weight[e] = (weight[e] || 0) + termWeight * (K1 + 1) * wdf / (k + wdf);
         matched[e] = (matched[e] || 0) + 1;
-        information[e] = (information[e] || 0) + idf;
+        if (!GENERIC_ERROR_WORDS[t]) information[e] = (information[e] || 0) + idf;
       }
     });
     var hits = Object.keys(weight).map(function (e) {

@@ -114,6 +114,15 @@ TEST_CASE("TensorFlow's 'UNKNOWN ERROR (N)' is driver error N, and make's 'Error
                          "ggml-cuda.dir/all] Error 2")) == "(none)");
 }
 
+TEST_CASE("words every error message uses say nothing about which failure it is") {
+  // An old gcc without C++17's <filesystem> shares only such words with Triton's missing
+  // Python.h entry ("fatal", "include", "no such file or directory").
+  CHECK(top_entry(lookup(bundled_store(),
+                         "tiny-cuda-nn/include/paths.hpp:12:10: fatal error: filesystem: No such file or "
+                         "directory\n   12 | #include <filesystem>\ncompilation terminated.\n")) ==
+        "(none)");
+}
+
 TEST_CASE("a real paste with colour, rank prefixes and a traceback still finds its entry") {
   const std::string paste =
       "[rank1]: Traceback (most recent call last):\n"
