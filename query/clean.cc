@@ -260,7 +260,10 @@ std::string unwrap_long_lines(std::string_view text, std::string_view glue) {
     if (end < text.size()) {
       const std::string_view next = text.substr(end + 1, text.find('\n', end + 1) - end - 1);
       const std::string_view prefix = first_word(line);
-      if (line.size() < kWrappedWidth || (!prefix.empty() && first_word(next) == prefix))
+      // Wrapped at a word's end, a line may be shorter: the next word did not fit after it.
+      const bool wrapped = line.size() >= kWrappedWidth ||
+                           (!glue.empty() && line.size() + 1 + first_word(next).size() > kWordWrapWidth);
+      if (!wrapped || (!prefix.empty() && first_word(next) == prefix))
         out += '\n';
       else if (!line.ends_with(' ') && !next.starts_with(' '))
         out += glue;

@@ -32,9 +32,13 @@ std::string as_printed(std::string_view text);
 /// terminals and log collectors that hard-wrap long lines mid-word ("an illegal me" / "mory
 /// access was encountered"), unless the next line starts with the same first word (a per-line
 /// prefix such as srun -l's "3:"). `glue` goes between the two: "" for a wrap mid-word, " " for
-/// one at a word's end, where the wrapping dropped the blank (mail, editors, `fmt`). Returns
-/// `text` unchanged when no line is joined.
+/// one at a word's end, where the wrapping dropped the blank (mail, editors, `fmt`); with a blank
+/// glue a shorter line is joined too when the next line's first word would not have fitted after
+/// it within `kWordWrapWidth` columns. Returns `text` unchanged when no line is joined.
 inline constexpr size_t kWrappedWidth = 70;
+/// Where mail and editors wrap at a word's end: a line is wrapped there when the next line's
+/// first word would not have fitted after it within this many columns.
+inline constexpr size_t kWordWrapWidth = 80;
 std::string unwrap_long_lines(std::string_view text, std::string_view glue = "");
 
 /// The rows of tables drawn with '|' borders (dcgmi diag's, Triton server's model table), each

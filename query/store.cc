@@ -44,10 +44,10 @@ constexpr const char* kStopWords[] = {"a",  "an", "and", "are", "as",   "at",   
 // old gcc shares "fatal", "include", "such", "file" and "directory" with Triton's missing
 // Python.h, and nothing that names it.
 constexpr const char* kGenericErrorWords[] = {
-    "error",  "errors", "fatal",   "failed",  "failure", "fail",      "no",      "not",
-    "such",   "file",   "directory", "found", "cannot",  "could",     "unable",  "include",
-    "invalid", "warning", "exception", "terminated", "compilation", "aborted", "abort",
-    "exit",   "status", "code",    "returned", "line",   "please",    "check",   "see"};
+    "error",   "errors",  "fatal",     "failed",     "failure",     "fail",    "no",     "not",
+    "such",    "file",    "directory", "found",      "cannot",      "could",   "unable", "include",
+    "invalid", "warning", "exception", "terminated", "compilation", "aborted", "abort",  "exit",
+    "status",  "code",    "returned",  "line",       "please",      "check",   "see"};
 
 // SQLite URI file names treat these bytes specially.
 std::string uri_path(const std::string& path) {

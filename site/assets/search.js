@@ -110,6 +110,7 @@
     return m[0];
   }
 
+  var WORD_WRAP_WIDTH = 80;  // clean.h's kWordWrapWidth
   function unwrapLongLines(text, glue) {  // glue: '' for a wrap mid-word, ' ' at a word's end
     glue = glue || '';
     var out = '';
@@ -123,7 +124,9 @@
         var nextEnd = text.indexOf('\n', end + 1);
         var next = text.slice(end + 1, nextEnd < 0 ? text.length : nextEnd);
         var prefix = firstWord(line);
-        if (utf8Length(line) < WRAPPED_WIDTH || (prefix && firstWord(next) === prefix)) out += '\n';
+        var wrapped = utf8Length(line) >= WRAPPED_WIDTH ||
+            (glue !== '' && utf8Length(line) + 1 + utf8Length(firstWord(next)) > WORD_WRAP_WIDTH);
+        if (!wrapped || (prefix && firstWord(next) === prefix)) out += '\n';
         else if (line.slice(-1) !== ' ' && next.charAt(0) !== ' ') out += glue;
       }
       start = end + 1;

@@ -63,6 +63,13 @@ TEST_CASE("long lines are joined to the next one, short ones are left alone") {
   // a wrap at a word's end dropped the blank, which the glue puts back, unless one is there
   CHECK(unwrap_long_lines(long_line + "\nyy", " ") == long_line + " yy");
   CHECK(unwrap_long_lines(long_line + " \nyy", " ") == long_line + " yy");
+  // at a word's end a line may be shorter than kWrappedWidth when the next word did not fit
+  const std::string words_69 = std::string(60, 'w') + " run some";  // 69 characters
+  CHECK(unwrap_long_lines(words_69 + "\nNumCudaDevices() that", " ") ==
+        words_69 + " NumCudaDevices() that");
+  CHECK(unwrap_long_lines(words_69 + "\nshort", " ") == words_69 + "\nshort");  // would have fit
+  CHECK(unwrap_long_lines(words_69 + "\nNumCudaDevices() that") ==
+        words_69 + "\nNumCudaDevices() that");  // mid-word wraps fill the line
 }
 
 TEST_CASE("search text drops what varies between two occurrences of one failure") {

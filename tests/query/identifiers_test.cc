@@ -48,11 +48,12 @@ TEST_CASE("error names and numbers in context become code keys") {
       {"[runtime.cpp::deserializeCudaEngine::50] Error Code 4: Internal Error",
        {"deserializecudaengine", "deserialize_cuda_engine"}},
       // bindings print the C enum names in CamelCase
-      {"libcudnn.cudnnStatusArchMismatch", {"cudnnstatusarchmismatch", "cudnn_status_arch_mismatch"}},
+      {"libcudnn.cudnnStatusArchMismatch",
+       {"cudnnstatusarchmismatch", "cudnn_status_arch_mismatch"}},
       {"ManagedCuda.CudaException: ErrorOutOfMemory",
        {"managedcuda", "managed_cuda", "cudaexception", "cuda_exception", "erroroutofmemory",
         "error_out_of_memory", "cuda_error_out_of_memory"}},
-      {"returned 700 items", {}},        // a number without a family is no code
+      {"returned 700 items", {}},  // a number without a family is no code
       // a number after NCCL's name is NCCL's, though CUDA was named earlier on the line
       {"the nature of CUDA kernels, ... NCCL error: remote process exited ... Last error: "
        "NET/IB : Got completion from peer 10.1.2.3<39138> with error 12, opcode 0",
@@ -60,7 +61,7 @@ TEST_CASE("error names and numbers in context become code keys") {
       // a number must be on the line that names its family: srun -l's prefix on the next line
       {"3: RuntimeError: CUDA error: unknown error\n3: CUDA kernel errors",
        {"runtimeerror", "runtime_error"}},
-      {"plain words only here", {}},     // no identifier-like word
+      {"plain words only here", {}},  // no identifier-like word
   };
   for (const Case& c : cases) {
     CAPTURE(c.input);
@@ -81,7 +82,8 @@ TEST_CASE("a driver error named in words beside its call becomes the CUresult na
             "cuda_error_illegal_address"));
   CHECK(has("CUDA error at cuCtxCreate: Out of memory", "cuda_error_out_of_memory"));
   // the whole run of words, never its tail: "timeout" alone is CUDA_ERROR_TIMEOUT, another error
-  CHECK_FALSE(has("CUDA error: Launch exceeded timeout in cuCtxSynchronize()", "cuda_error_timeout"));
+  CHECK_FALSE(
+      has("CUDA error: Launch exceeded timeout in cuCtxSynchronize()", "cuda_error_timeout"));
   CHECK(has("CUDA error: Launch exceeded timeout in cuCtxSynchronize()",
             "cuda_error_launch_exceeded_timeout"));
   // a runtime call, or words not beside a call, name nothing

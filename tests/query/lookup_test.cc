@@ -82,20 +82,21 @@ TEST_CASE("a short text of words most entries share is no answer, one of rare wo
 
 TEST_CASE("full text alone is no answer in a text that names nothing of the GPU stack") {
   // The same words reach the same entry; only the module or the program differs.
-  const std::string dkms = "Error! Bad return status for module build on kernel: 6.8.0-45-generic "
-                           "(x86_64). Consult the make.log of the ";
+  const std::string dkms =
+      "Error! Bad return status for module build on kernel: 6.8.0-45-generic "
+      "(x86_64). Consult the make.log of the ";
   CHECK(top_entry(lookup(bundled_store(), dkms + "zfs module")) == "(none)");
   CHECK(top_entry(lookup(bundled_store(), dkms + "nvidia module")) == "nvidia-dkms-build-failed");
-  CHECK(top_entry(lookup(bundled_store(), "listen tcp 0.0.0.0:8080: bind: address already in use")) ==
-        "(none)");
+  CHECK(top_entry(lookup(bundled_store(),
+                         "listen tcp 0.0.0.0:8080: bind: address already in use")) == "(none)");
   CHECK(top_entry(lookup(bundled_store(), "torch distributed: bind: address already in use")) ==
         "torch-distributed-address-in-use");
 }
 
 TEST_CASE("Cycles' driver errors name their entries, the first printed first") {
-  CHECK(top_entry(lookup(bundled_store(), "Out of memory in cuStreamCreate(&cuda_stream_, "
-                                          "CU_STREAM_NON_BLOCKING) (queue.cpp:21)")) ==
-        "cuda-memory-allocation");
+  CHECK(top_entry(lookup(bundled_store(),
+                         "Out of memory in cuStreamCreate(&cuda_stream_, "
+                         "CU_STREAM_NON_BLOCKING) (queue.cpp:21)")) == "cuda-memory-allocation");
   // the illegal address comes first; the invalid value of the clean-up after it is its echo
   CHECK(top_entry(lookup(bundled_store(),
                          "CUDA error: Illegal address in cuMemcpyDtoH(host, dev, size), line 970\n"
@@ -103,9 +104,11 @@ TEST_CASE("Cycles' driver errors name their entries, the first printed first") {
         "illegal-memory-access");
 }
 
-TEST_CASE("TensorFlow's 'UNKNOWN ERROR (N)' is driver error N, and make's 'Error 2' no CUDA error") {
-  const std::string tf = "E tensorflow/stream_executor/cuda/cuda_driver.cc:272] failed call to "
-                         "cuInit: UNKNOWN ERROR (";
+TEST_CASE(
+    "TensorFlow's 'UNKNOWN ERROR (N)' is driver error N, and make's 'Error 2' no CUDA error") {
+  const std::string tf =
+      "E tensorflow/stream_executor/cuda/cuda_driver.cc:272] failed call to "
+      "cuInit: UNKNOWN ERROR (";
   CHECK(top_entry(lookup(bundled_store(), tf + "303)")) == "cuda-shared-object-init-failed");
   CHECK(top_entry(lookup(bundled_store(), tf + "999)")) == "cuda-unknown");
   // a path that holds "cuda" before make's own exit status
@@ -117,10 +120,10 @@ TEST_CASE("TensorFlow's 'UNKNOWN ERROR (N)' is driver error N, and make's 'Error
 TEST_CASE("words every error message uses say nothing about which failure it is") {
   // An old gcc without C++17's <filesystem> shares only such words with Triton's missing
   // Python.h entry ("fatal", "include", "no such file or directory").
-  CHECK(top_entry(lookup(bundled_store(),
-                         "tiny-cuda-nn/include/paths.hpp:12:10: fatal error: filesystem: No such file or "
-                         "directory\n   12 | #include <filesystem>\ncompilation terminated.\n")) ==
-        "(none)");
+  CHECK(top_entry(lookup(
+            bundled_store(),
+            "tiny-cuda-nn/include/paths.hpp:12:10: fatal error: filesystem: No such file or "
+            "directory\n   12 | #include <filesystem>\ncompilation terminated.\n")) == "(none)");
 }
 
 TEST_CASE("a real paste with colour, rank prefixes and a traceback still finds its entry") {
