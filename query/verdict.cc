@@ -462,8 +462,10 @@ class Judge {
 
   // The first of `faults`, sorted by the earliest time each may have happened. A network error
   // on an undated line (an NCCL WARN, which takes the time of a dated line above it) happened
-  // any time up to the next dated line of its file: another rank's fault of another kind, dated
-  // within that span, is more likely what the network error lost contact with.
+  // any time up to the next dated line of its file: another rank's fault of another kind that
+  // may have happened within that span (dated in it, or undated with a span that overlaps it: a
+  // traceback's error after the last dated line of its file) is more likely what the network
+  // error lost contact with.
   // Likewise a hardware fault dated within an undated error's span, on the GPU that error's
   // process used: the GPU failing is more likely the error's cause (a rank's "unspecified launch
   // failure" after the last dated line of its file, and its GPU's Xid 79 in the kernel log).
@@ -474,10 +476,11 @@ class Judge {
     const bool network = facts(front.entry_id).category == "communication";
     const bool hardware = hardware_like(facts(front.entry_id));
     for (const LogEvent& e : faults) {
-      if (!e.time || e.time_inherited || *e.time > by) continue;
+      if (!e.time || span(e).first > by) continue;
       if (network && std::isfinite(by) && !same_place(e, front) &&
           facts(e.entry_id).category != "communication")
         return e;
+      if (e.time_inherited) continue;
       if (!hardware && hardware_like(facts(e.entry_id)) && e.gpu && e.gpu == front.gpu &&
           may_be_on_one_host(e, front))
         return e;

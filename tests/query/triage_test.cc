@@ -1284,6 +1284,32 @@ TEST_CASE("an undated network error is not first before another rank's fault dat
   }
 }
 
+TEST_CASE("an undated network error is not first before another rank's undated fault in its span") {
+  // Both lines are undated. The NCCL WARN came after 10:00:00 and by 10:00:50; the traceback's
+  // error after its file's last dated line and by the launcher's teardown line after it.
+  const std::string rank0 =
+      "2025-03-04 10:00:00,000 INFO step 100 loss 2.0\n"
+      "node1:1234:1290 [0] NCCL WARN socketProgress: Connection closed by remote peer node2<39412>\n"
+      "2025-03-04 10:00:50,000 INFO exiting\n";
+  // (the last dated line of rank 5 before its error, and whether that error may have come first)
+  for (const auto& [from, may_be_first] : {std::pair{"10:00:10", true}, {"10:01:10", false}}) {
+    CAPTURE(from);
+    Triage t(test::bundled_store());
+    add_file(t, "rank_0.log", rank0);
+    add_file(t, "rank_5.log",
+             "2025-03-04 " + std::string(from) + ",000 INFO step 100 loss 2.1\n"
+             "[rank5]: Traceback (most recent call last):\n"
+             "[rank5]:   File \"train.py\", line 362, in train\n"
+             "[rank5]:     assert T <= limit\n"
+             "[rank5]: AssertionError: sequence length 4560 exceeds 4096\n"
+             "2025-03-04 10:01:30,000 WARNING Sending process 11005 closing signal SIGTERM\n");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK((r.first_fault->role == "exception") == may_be_first);
+    CHECK((r.first_fault->rank == 5) == may_be_first);
+  }
+}
+
 TEST_CASE("an echo first (a collective's timeout) names a peer that stopped or never arrived") {
   Triage t(test::bundled_store());
   add_file(t, "rank_0.log",
