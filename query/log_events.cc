@@ -158,6 +158,24 @@ std::optional<SaveLine> read_save(std::string_view message) {
   return save;
 }
 
+std::optional<std::string> read_resume(std::string_view message) {
+  static const RE2 failed(
+      R"(\b(?:fail\w*|error|unable|cannot|could ?n[o']t|not found|no such|missing|skip\w*)\b)",
+      case_blind());
+  // The option naming what to resume from, in a command the job script echoes (`set -x`), and
+  // the words frameworks log when they read a checkpoint back, each followed by its path.
+  static const RE2 resume(
+      R"((?:--resume(?:[_-]from(?:[_-]checkpoint)?)?[ =]|--load[ =]|)"
+      R"(\b(?:load(?:ing|ed)?|resum(?:ing|ed)|restor(?:ing|ed))\b[^\n/]{0,60}?)"
+      R"(\b(?:checkpoint|ckpt)\b[^\n/]{0,20}?))"
+      R"(['"]?((?:[\w.~-]*/)+[\w.=+@-]+))",
+      case_blind());
+  std::string path;
+  if (!RE2::PartialMatch(message, resume, &path) || RE2::PartialMatch(message, failed))
+    return std::nullopt;
+  return path;
+}
+
 bool in_traceback(std::string_view message) {
   // A traceback's header, frames and carets, the lines that join two of them, C++ frames.
   static const RE2 traceback(

@@ -47,6 +47,12 @@ struct SaveLine {
 };
 std::optional<SaveLine> read_save(std::string_view message);
 
+/// The checkpoint a job says it resumes from: "--resume_from_checkpoint <path>" in the command
+/// it echoes, "Loading checkpoint from <path>", Lightning's "Restored all states from the
+/// checkpoint at <path>", Megatron's "successfully loaded checkpoint from <path>". The path, or
+/// nullopt when `message` is not about resuming (or says loading failed).
+std::optional<std::string> read_resume(std::string_view message);
+
 /// Do `lines`, which follow a save begun by `rank` (if known), show that the program went on
 /// with its work? A line of that rank (or of none) does, but not a traceback's (its header,
 /// frames, source lines, carets) nor a blank one. Looks at the first 64 lines; `year` completes

@@ -512,6 +512,9 @@ struct Triage::Impl {
       }
     } else if (save_patterns.match(p.message)) {
       record_save(file, line, text, time, p.origin.year_guessed, SaveLine{});
+    } else if (read_resume(p.message)) {
+      read_so_far.resumed_from =
+          CheckpointEvent{file, line, time, p.origin.year_guessed, clipped(text), true, order, ""};
     }
     if (std::optional<WatchdogLine> w = read_watchdog(p.message); w && p.origin.rank) {
       RankProgress& r = read_so_far.watchdog[w->group][*p.origin.rank];

@@ -57,6 +57,8 @@ struct TriageFacts {
   std::vector<LogEvent> events;  // in order of first appearance
   std::vector<LogEvent> kills;   // processes killed by a signal (read_kill), role "killed"
   std::deque<CheckpointEvent> checkpoints;
+  // The last checkpoint the job said it resumed from (read_resume), a save made before this run.
+  std::optional<CheckpointEvent> resumed_from;
   std::vector<CheckpointEvent> unfinished_parts;  // saves of a path that never completed
   std::set<std::string> settings;
   std::map<int, std::map<int, RankProgress>> watchdog;  // process group -> rank -> progress

@@ -756,6 +756,25 @@ class Judge {
                             "only one of them is dated, so which came first is unknown";
       return;
     }
+    // With no save of its own before the fault, the checkpoint the job resumed from is the one
+    // to go back to: it was written before this run and read back without an error.
+    const std::optional<CheckpointEvent>& resumed = in_.resumed_from;
+    const auto read_before_fault = [&](const CheckpointEvent& c) {
+      if (!r.first_fault) return true;
+      const bool same_file = c.file == r.first_fault->file;
+      if (!same_file && !c.time != !r.first_fault->time) return false;  // no order to tell
+      return clock_.before(c, same_file ? *r.first_fault : *fault_by);
+    };
+    if (!last && !unordered && resumed && read_before_fault(*resumed)) {
+      r.last_checkpoint = *resumed;
+      r.safe_to_resume = true;
+      r.checkpoint_reason = "the checkpoint this run resumed from, read back before the first "
+                            "fault; the run completed no save of its own before it";
+      if (unfinished)
+        r.checkpoint_reason += "; the save begun at " + unfinished->file + ":" +
+                               std::to_string(unfinished->line) + " never completed: do not use it";
+      return;
+    }
     if (!last) {
       r.checkpoint_reason = r.first_fault ? "no completed checkpoint save before the first fault"
                                           : "no completed checkpoint save in the log";

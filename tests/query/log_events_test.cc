@@ -134,6 +134,24 @@ TEST_CASE("saves are read in the words frameworks and training loops use") {
   CHECK_FALSE(read_save("step 100 loss 1.93"));
 }
 
+TEST_CASE("the checkpoint a job resumes from, in the words frameworks and job scripts use") {
+  const std::pair<const char*, const char*> resumes[] = {
+      {"+ srun python finetune.py --resume_from_checkpoint /ckpt/exp-196/epoch=0-step=1750.ckpt",
+       "/ckpt/exp-196/epoch=0-step=1750.ckpt"},
+      {"INFO - __main__ - Loading checkpoint from /mnt/fsx/ckpt/run62/checkpoint_3",
+       "/mnt/fsx/ckpt/run62/checkpoint_3"},
+      {"Restored all states from the checkpoint at /data/ckpt/last.ckpt", "/data/ckpt/last.ckpt"},
+      {" successfully loaded checkpoint from /lustre/ckpt at iteration 400", "/lustre/ckpt"},
+  };
+  for (const auto& [line, path] : resumes) {
+    CAPTURE(line);
+    CHECK(read_resume(line) == std::optional<std::string>(path));
+  }
+  CHECK_FALSE(read_resume("ERROR Failed to load checkpoint from /ckpt/step_9.pt"));
+  CHECK_FALSE(read_resume("Saving checkpoint to /ckpt/step_9.pt"));
+  CHECK_FALSE(read_resume("Loading dataset from /data/train.jsonl"));  // not a checkpoint
+}
+
 TEST_CASE("a save line's path and the checkpoint it is part of") {
   const std::optional<SaveLine> part =
       read_save("[Torch] Saving /ckpt/global_step9/zero_pp_rank_5_mp_rank_00_optim_states.pt...");

@@ -175,6 +175,38 @@ TEST_CASE("an ECC error: the save before it is safe, the save after it is not") 
   CHECK(r.checkpoints_after_fault[0].line == 5);
 }
 
+TEST_CASE("a run that saved nothing before its fault resumes from the checkpoint it loaded") {
+  const std::string start =
+      "+ srun python train.py --config run.yaml --resume_from_checkpoint /ckpt/exp3/global_step750\n"
+      "2025-03-04 10:00:00,000 INFO step 751 loss 2.0\n";
+  const std::string fault =
+      "2025-03-04 10:05:00,000 ERROR RuntimeError: CUDA error: an illegal memory access was "
+      "encountered\n";
+  {
+    Triage t(test::bundled_store());
+    add_file(t, "rank_0.log", start + fault);
+    const TriageReport r = t.report();
+    REQUIRE(r.last_checkpoint);
+    CHECK(r.last_checkpoint->line == 1);
+    CHECK(r.safe_to_resume == true);
+  }
+  {  // a save of its own before the fault is the one to resume from
+    Triage t(test::bundled_store());
+    add_file(t, "rank_0.log",
+             start + "2025-03-04 10:02:00,000 INFO Checkpoint global_step800 is ready now!\n" + fault);
+    const TriageReport r = t.report();
+    REQUIRE(r.last_checkpoint);
+    CHECK(r.last_checkpoint->line == 3);
+  }
+  {  // a load that failed is no checkpoint to go back to
+    Triage t(test::bundled_store());
+    add_file(t, "rank_0.log",
+             "2025-03-04 10:00:00,000 ERROR Failed to load checkpoint from /ckpt/exp3/global_step750\n" +
+                 fault);
+    CHECK_FALSE(t.report().last_checkpoint);
+  }
+}
+
 TEST_CASE("an out-of-memory on one rank: code, with its reading, and no advice already taken") {
   const TriageReport r = triage_files({"oom-one-rank.log"});
   REQUIRE(r.first_fault);
