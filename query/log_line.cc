@@ -360,12 +360,15 @@ std::optional<int> rank_from_file_name(std::string_view path) {
   // "worker" and "proc" only at the start: a pod named "<job>-worker-1" (Kubeflow's PyTorchJob
   // and MPIJob) is a node's, whose processes hold several ranks.
   static const RE2 re(R"((?i)(?:rank|^worker|^proc)[_.-]?(\d{1,6})(?:\D|$))");
-  // Slurm's per-task output, `--output=train-%j-%t.out`: the job id, then the task's number.
-  static const RE2 slurm_task(R"([-_.]\d{3,}[-_.](\d{1,6})\.(?:out|err|log|txt)$)");
-  std::string rank;
-  if (!RE2::PartialMatch(name, re, &rank) && !RE2::PartialMatch(name, slurm_task, &rank))
-    return std::nullopt;
-  return to_int(rank);
+  // Slurm's per-task output, `--output=train-%j-%t.out`: the job id, then the task's number;
+  // not a date and a time ("run-20240312-1059.log").
+  static const RE2 slurm_task(R"([-_.](\d{3,})[-_.](\d{1,6})\.(?:out|err|log|txt)$)");
+  static const RE2 date(R"((?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))");
+  std::string rank, job;
+  if (RE2::PartialMatch(name, re, &rank)) return to_int(rank);
+  if (RE2::PartialMatch(name, slurm_task, &job, &rank) && !RE2::FullMatch(job, date))
+    return to_int(rank);
+  return std::nullopt;
 }
 
 }  // namespace gpuerr::query

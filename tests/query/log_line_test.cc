@@ -118,6 +118,7 @@ TEST_CASE("a per-rank file's name gives its rank") {
   CHECK(rank_from_file_name("job_884213_12.err") == 12);
   CHECK_FALSE(rank_from_file_name("slurm-7712.out"));  // the job's, not a task's
   CHECK_FALSE(rank_from_file_name("run-2024-03-05.log"));
+  CHECK_FALSE(rank_from_file_name("run-20240312-1059.log"));  // a date and a time
   CHECK_FALSE(rank_from_file_name("dmesg.txt"));
   // a Kubernetes pod's log: the pod runs a node's ranks
   CHECK_FALSE(rank_from_file_name("kubectl-logs_llm-ft-worker-0.txt"));
