@@ -32,6 +32,7 @@ constexpr size_t kMaxLookupBytes = 4000;   // of a line, looked up (half its sta
 constexpr size_t kSummaryFieldLines = 12;  // lines after torchrun's "first observed failure"
 // Saves begun this many seconds apart are one after the other, not the ranks of one save.
 constexpr double kSaveInterval = 60;
+constexpr size_t kMaxLauncherRoots = 4096;  // files with a torchrun failure summary
 // How far back the time of an undated line is looked for among the lines not read before it.
 constexpr size_t kLookBackLines = 64;
 constexpr size_t kLookBackBytes = 16 << 10;
@@ -673,8 +674,18 @@ struct Triage::Impl {
 
   void read_summary_field(const std::string& file, size_t line, const ParsedLine& p) {
     std::optional<LauncherField> f = read_failure_summary_field(p.message);
-    if (!f || read_so_far.launcher_summary) return;
-    if (f->name == "rank") read_so_far.launcher_summary = Evidence{file, line, "rank " + f->value};
+    if (!f || f->name != "rank") return;
+    if (!read_so_far.launcher_summary)
+      read_so_far.launcher_summary = Evidence{file, line, "rank " + f->value};
+    // "7 (local_rank: 3)"
+    static const RE2 ranks(R"(^(\d+)(?:\s*\(local_rank:\s*(\d+)\))?)");
+    int rank = 0, local = -1;
+    if (read_so_far.launcher_root_by_file.size() >= kMaxLauncherRoots ||
+        read_so_far.launcher_root_by_file.contains(file) ||
+        !RE2::PartialMatch(f->value, ranks, &rank, &local))
+      return;
+    read_so_far.launcher_root_by_file[file] = {
+        rank, local >= 0 ? std::optional<int>(local) : std::nullopt, line};
   }
 
   // Lines the filter passed over, the last at `last_line` of `file`, looked at one by one while

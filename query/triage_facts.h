@@ -68,6 +68,14 @@ struct TriageFacts {
   // The last line of each file named for a rank (rank_5.log): where that rank's log stops.
   std::map<int, Evidence> last_line_of_rank;
   std::optional<Evidence> launcher_summary;
+  // Per file, the rank torchrun's failure summary in it names as its root cause ("rank : 7
+  // (local_rank: 3)"): that node's agent saw that process fail first.
+  struct LauncherRoot {
+    int rank = 0;
+    std::optional<int> local_rank;
+    size_t line = 0;
+  };
+  std::map<std::string, LauncherRoot> launcher_root_by_file;
   size_t teardown_lines = 0;
   size_t lines = 0, bytes = 0;
   std::optional<double> latest_dated;  // the latest time of a full date (with its year)

@@ -529,15 +529,24 @@ class Judge {
   // launcher's prefix) takes the rank of the same fault's report a few lines below it in the
   // same file ("[rank1]: RuntimeError: CUDA error: device-side assert triggered").
   void name_rank(LogEvent& f) {
-    if (f.rank || f.local_rank) return;
-    for (const LogEvent& e : in_.events)
-      if (e.entry_id == f.entry_id && e.file == f.file && e.line > f.line &&
-          e.line - f.line <= kSameReportLines && (e.rank || e.local_rank) &&
-          may_be_same_host(f.host, e.host)) {
-        f.rank = e.rank, f.local_rank = e.local_rank, f.rank_line = e.line;
-        if (f.host.empty()) f.host = e.host;
-        return;
-      }
+    if (f.rank) return;
+    if (!f.local_rank)
+      for (const LogEvent& e : in_.events)
+        if (e.entry_id == f.entry_id && e.file == f.file && e.line > f.line &&
+            e.line - f.line <= kSameReportLines && (e.rank || e.local_rank) &&
+            may_be_same_host(f.host, e.host)) {
+          f.rank = e.rank, f.local_rank = e.local_rank, f.rank_line = e.line;
+          if (f.host.empty()) f.host = e.host;
+          return;
+        }
+    // A fault printed without a rank (a traceback in a node's output, which torchrun's agent
+    // writes unprefixed), then that agent's failure summary below it in the same file: the
+    // process the agent saw fail first is the one that printed it.
+    const auto root = in_.launcher_root_by_file.find(f.file);
+    if (root == in_.launcher_root_by_file.end() || root->second.line < f.line) return;
+    if (f.local_rank && f.local_rank != root->second.local_rank) return;
+    f.rank = root->second.rank, f.local_rank = root->second.local_rank;
+    f.rank_line = root->second.line;
   }
 
   // A GPU's fault in the kernel's log that no NCCL line tied to a process (an Xid 79 with no

@@ -175,6 +175,32 @@ TEST_CASE("an ECC error: the save before it is safe, the save after it is not") 
   CHECK(r.checkpoints_after_fault[0].line == 5);
 }
 
+TEST_CASE("an unprefixed traceback takes its rank from the failure summary torchrun prints below it") {
+  const std::string node1 =
+      "2024-02-09 12:41:20,000 INFO step 300 loss 1.9\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/mnt/code/main.py\", line 161, in train\n"
+      "    loss = model(**batch).loss\n"
+      "RuntimeError: Expected all tensors to be on the same device, but found at least two "
+      "devices, cuda:3 and cuda:0!\n"
+      "[2024-02-09 12:41:31,910] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending "
+      "process 357848 closing signal SIGTERM\n"
+      "Root Cause (first observed failure):\n"
+      "[0]:\n"
+      "  time      : 2024-02-09_12:41:29\n"
+      "  host      : dgx221\n"
+      "  rank      : 7 (local_rank: 3)\n"
+      "  exitcode  : 1 (pid: 357851)\n";
+  Triage t(test::bundled_store());
+  add_file(t, "dgx221.log", node1);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "pytorch-tensors-on-different-devices");
+  CHECK(r.first_fault->rank == 7);
+  CHECK(r.first_fault->local_rank == 3);
+  CHECK(r.first_fault->rank_line == 11);  // the summary's rank line
+}
+
 TEST_CASE("a run that saved nothing before its fault resumes from the checkpoint it loaded") {
   const std::string start =
       "+ srun python train.py --config run.yaml --resume_from_checkpoint /ckpt/exp3/global_step750\n"
