@@ -198,6 +198,7 @@
     ['cuda', rx('\\bReturn value (\\d+) from \'?cuda[A-Z]')],
     ['cu', rx('\\b(?:curesult|cuda[ \\t]+driver[ \\t]+error)[ \\t]*[:=#]?[ \\t]*\\(?(\\d+)\\b', 'i')],
     ['cu', rx('\\[(\\d+)\\][ \\t]*Call to cu[A-Z]')],
+    ['cu', rx('\\bcu[A-Z]\\w*(?:\\(\\))?[ \\t]+failed with (?:error|code)[ \\t]*:?[ \\t]*(\\d+)\\b')],
     ['cu', rx('\\bfailed call to cu[A-Z]\\w*:[^\\n(]{0,40}\\((\\d+)\\)')],
     ['cu', rx('\\bcall to cu[A-Z]\\w*[ \\t]+returned error[ \\t]+(\\d+)\\b')],
     ['cu', rx('\\bCudaAPIError: \\[(\\d+)\\]')],
