@@ -363,8 +363,12 @@ struct Triage::Impl {
       if (const std::optional<int> rank = rank_from_file_name(file))
         note_rank(*rank, file, number);
     const LineOrigin o = origin_of(line, year);
-    if (o.time && !o.year_guessed)
+    if (o.time && !o.year_guessed) {
       read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*o.time), *o.time);
+      if (!o.kernel)
+        read_so_far.job_logs_begin =
+            std::min(read_so_far.job_logs_begin.value_or(*o.time), *o.time);
+    }
     if (o.rank && !o.kernel) note_rank(*o.rank, file, number);
   }
 

@@ -79,6 +79,9 @@ struct TriageFacts {
   size_t teardown_lines = 0;
   size_t lines = 0, bytes = 0;
   std::optional<double> latest_dated;  // the latest time of a full date (with its year)
+  // The earliest full date among the first lines of the files that are not a kernel's log:
+  // when the job's own logs begin (a node's kernel log goes back to its boot).
+  std::optional<double> job_logs_begin;
   JobPlacement placement;
 };
 

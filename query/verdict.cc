@@ -15,6 +15,7 @@ namespace gpuerr::query {
 namespace {
 
 constexpr double kHardwareWindow = 600;  // seconds around a fault in which a hardware line counts
+constexpr double kBeforeJobLogs = 3600;  // seconds before the job's logs begin (see set_aside)
 // What to do first about a killed process, which has no catalogue entry: the catalogue is of GPU
 // failures, and the kill's own line is a host's or a launcher's.
 constexpr const char* kHostMemoryKillAction =
@@ -371,6 +372,14 @@ class Judge {
   // Why `e` is not to be taken for the first fault, or "".
   std::string set_aside(const LogEvent& e) const {
     if (std::string why = outside_job(e); !why.empty()) return "not this job's: " + why;
+    // An Xid that a program's own fault raises (13, 31, 43), an hour or more before the job's
+    // own logs begin: another program's, in a kernel log that goes back to the node's boot.
+    // (A hardware Xid before the job still counts: the GPU may have been broken when it began.)
+    if (e.entry_id.starts_with("xid-") && e.category == "application" && e.time &&
+        in_.job_logs_begin && *e.time < *in_.job_logs_begin - kBeforeJobLogs)
+      return "not this job's: a program's fault that the kernel logged " +
+             std::to_string(static_cast<long>((*in_.job_logs_begin - *e.time) / 3600)) +
+             " hours before this job's logs begin";
     if (e.role == "memory-notice")
       return "no fault by itself: a repair the GPU's memory recorded (saves after it are suspect)";
     if (!e.chained_into.empty())
@@ -539,6 +548,27 @@ class Judge {
           if (f.host.empty()) f.host = e.host;
           return;
         }
+    // Failing that, the one rank the lines just below it in its file name, whatever their error
+    // (a pod's log: NVML's mismatch, then "[rank1]: RuntimeError ... Error 803"); not when they
+    // name two.
+    if (!f.local_rank) {
+      const LogEvent* named = nullptr;
+      for (const LogEvent& e : in_.events) {
+        if (e.file != f.file || e.line <= f.line || e.line - f.line > kSameReportLines ||
+            !e.rank || !may_be_same_host(f.host, e.host))
+          continue;
+        if (named && named->rank != e.rank) {
+          named = nullptr;
+          break;
+        }
+        if (!named || e.line < named->line) named = &e;
+      }
+      if (named) {
+        f.rank = named->rank, f.rank_line = named->line;
+        if (f.host.empty()) f.host = named->host;
+        return;
+      }
+    }
     // A fault printed without a rank (a traceback in a node's output, which torchrun's agent
     // writes unprefixed), then that agent's failure summary below it in the same file: the
     // process the agent saw fail first is the one that printed it.

@@ -201,6 +201,25 @@ TEST_CASE("an unprefixed traceback takes its rank from the failure summary torch
   CHECK(r.first_fault->rank_line == 11);  // the summary's rank line
 }
 
+TEST_CASE("a program's Xid days before the job's logs begin is another program's") {
+  // A node's kernel log goes back to its boot; the Xid 43 (which follows a program's own fault)
+  // is from three days before this job started.
+  const std::string dmesg =
+      "[Wed Dec 25 21:32:33 2024] NVRM: Xid (PCI:0000:18:00): 43, pid=16450, name=python3, Ch "
+      "00000010\n";
+  const std::string job =
+      "2024-12-28T22:49:19.262102729Z INFO starting\n"
+      "2024-12-28T22:49:45.016627934Z [rank1]: RuntimeError: CUDA error: an illegal memory "
+      "access was encountered\n";
+  Triage t(test::bundled_store());
+  add_file(t, "dmesg-T-node3.txt", dmesg);
+  add_file(t, "worker-0.log", job);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "illegal-memory-access");
+  CHECK(r.first_fault->rank == 1);
+}
+
 TEST_CASE("a run that saved nothing before its fault resumes from the checkpoint it loaded") {
   const std::string start =
       "+ srun python train.py --config run.yaml --resume_from_checkpoint /ckpt/exp3/global_step750\n"
