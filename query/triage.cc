@@ -32,7 +32,7 @@ constexpr size_t kMaxLookupBytes = 4000;   // of a line, looked up (half its sta
 constexpr size_t kSummaryFieldLines = 12;  // lines after torchrun's "first observed failure"
 // Saves begun this many seconds apart are one after the other, not the ranks of one save.
 constexpr double kSaveInterval = 60;
-constexpr size_t kMaxLauncherRoots = 4096;  // files with a torchrun failure summary
+constexpr size_t kMaxLauncherRoots = 4096;  // files with a failure summary, or dated
 // How far back the time of an undated line is looked for among the lines not read before it.
 constexpr size_t kLookBackLines = 64;
 constexpr size_t kLookBackBytes = 16 << 10;
@@ -365,9 +365,8 @@ struct Triage::Impl {
     const LineOrigin o = origin_of(line, year);
     if (o.time && !o.year_guessed) {
       read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*o.time), *o.time);
-      if (!o.kernel)
-        read_so_far.job_logs_begin =
-            std::min(read_so_far.job_logs_begin.value_or(*o.time), *o.time);
+      if (!o.kernel && read_so_far.first_dated_of_file.size() < kMaxLauncherRoots)
+        read_so_far.first_dated_of_file.try_emplace(file, *o.time);
     }
     if (o.rank && !o.kernel) note_rank(*o.rank, file, number);
   }

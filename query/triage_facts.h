@@ -79,9 +79,9 @@ struct TriageFacts {
   size_t teardown_lines = 0;
   size_t lines = 0, bytes = 0;
   std::optional<double> latest_dated;  // the latest time of a full date (with its year)
-  // The earliest full date among the first lines of the files that are not a kernel's log:
-  // when the job's own logs begin (a node's kernel log goes back to its boot).
-  std::optional<double> job_logs_begin;
+  // Each file's first full date among its first lines that are not a kernel's (see
+  // job_logs_begin in verdict.cc: a node's kernel log or syslog goes back to its boot).
+  std::map<std::string, double> first_dated_of_file;
   JobPlacement placement;
 };
 

@@ -191,6 +191,7 @@ class Judge {
           }))
         lone_kernel_host_ = kernel_host;
     }
+    job_logs_begin_ = job_logs_begin();
     for (const LogEvent& e : in_.events) set_aside_.push_back(set_aside(e));
   }
 
@@ -370,15 +371,29 @@ class Judge {
   }
 
   // Why `e` is not to be taken for the first fault, or "".
+  // When the job's own logs begin: the earliest first date of the files that name a rank (a
+  // rank's file, a line with a rank prefix or a ranked fault), not of a node's kernel log or
+  // syslog, which go back to its boot.
+  std::optional<double> job_logs_begin() const {
+    std::set<std::string> job_files;
+    for (const auto& [rank, seen] : in_.ranks_present) job_files.insert(seen.file);
+    for (const LogEvent& e : in_.events)
+      if (e.rank || e.local_rank) job_files.insert(e.file);
+    std::optional<double> begin;
+    for (const auto& [file, time] : in_.first_dated_of_file)
+      if (job_files.contains(file)) begin = std::min(begin.value_or(time), time);
+    return begin;
+  }
+
   std::string set_aside(const LogEvent& e) const {
     if (std::string why = outside_job(e); !why.empty()) return "not this job's: " + why;
     // An Xid that a program's own fault raises (13, 31, 43), an hour or more before the job's
     // own logs begin: another program's, in a kernel log that goes back to the node's boot.
     // (A hardware Xid before the job still counts: the GPU may have been broken when it began.)
     if (e.entry_id.starts_with("xid-") && e.category == "application" && e.time &&
-        in_.job_logs_begin && *e.time < *in_.job_logs_begin - kBeforeJobLogs)
+        job_logs_begin_ && *e.time < *job_logs_begin_ - kBeforeJobLogs)
       return "not this job's: a program's fault that the kernel logged " +
-             std::to_string(static_cast<long>((*in_.job_logs_begin - *e.time) / 3600)) +
+             std::to_string(static_cast<long>((*job_logs_begin_ - *e.time) / 3600)) +
              " hours before this job's logs begin";
     if (e.role == "memory-notice")
       return "no fault by itself: a repair the GPU's memory recorded (saves after it are suspect)";
@@ -938,6 +953,7 @@ class Judge {
   std::string lone_kernel_host_;  // the one host of the kernel's lines, not named by NCCL
   std::string hang_entry_;  // the entry of the timeouts that named a silent rank
   std::vector<std::string> set_aside_;  // set_aside() of each of in_.events, in their order
+  std::optional<double> job_logs_begin_;  // see job_logs_begin()
   std::map<std::string, Facts> facts_;
   std::optional<LogEvent> hardware_event_;  // the line that made the verdict hardware
 };

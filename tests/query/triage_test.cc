@@ -204,15 +204,17 @@ TEST_CASE("an unprefixed traceback takes its rank from the failure summary torch
 TEST_CASE("a program's Xid days before the job's logs begin is another program's") {
   // A node's kernel log goes back to its boot; the Xid 43 (which follows a program's own fault)
   // is from three days before this job started.
+  // (a node's syslog too: its first line is no kernel's, and still not the job's)
   const std::string dmesg =
-      "[Wed Dec 25 21:32:33 2024] NVRM: Xid (PCI:0000:18:00): 43, pid=16450, name=python3, Ch "
-      "00000010\n";
+      "2024-12-25T21:30:04.470909+00:00 node3 sshd[76742]: Accepted publickey for ops\n"
+      "2024-12-25T21:32:33.916271+00:00 node3 kernel: [536755.621229] NVRM: Xid (PCI:0000:18:00): "
+      "43, pid=16450, name=python3, Ch 00000010\n";
   const std::string job =
       "2024-12-28T22:49:19.262102729Z INFO starting\n"
       "2024-12-28T22:49:45.016627934Z [rank1]: RuntimeError: CUDA error: an illegal memory "
       "access was encountered\n";
   Triage t(test::bundled_store());
-  add_file(t, "dmesg-T-node3.txt", dmesg);
+  add_file(t, "syslog-node3.log", dmesg);
   add_file(t, "worker-0.log", job);
   const TriageReport r = t.report();
   REQUIRE(r.first_fault);
