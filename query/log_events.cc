@@ -287,9 +287,12 @@ std::optional<WatchdogLine> read_watchdog(std::string_view message) {
       R"(last enqueued (?:NCCL )?work: (\d+), last completed (?:NCCL )?work: (\d+))");
   WatchdogLine w;
   long seq = 0, enqueued = 0, completed = 0;
+  static const RE2 op(R"(\bOpType=(\w+))");
   if (RE2::PartialMatch(message, timed_out, &seq) &&
-      message.find("timeout") != std::string_view::npos)
+      message.find("timeout") != std::string_view::npos) {
     w.timed_out_seq = seq;
+    RE2::PartialMatch(message, op, &w.op_type);
+  }
   if (RE2::PartialMatch(message, progress, &enqueued, &completed))
     w.last_enqueued = enqueued, w.last_completed = completed;
   if (!w.timed_out_seq && !w.last_enqueued) return std::nullopt;

@@ -72,6 +72,7 @@ std::vector<std::string> read_settings(std::string_view message);
 /// What a collective watchdog line says about one rank's progress.
 struct WatchdogLine {
   std::optional<long> timed_out_seq;   // "WorkNCCL(SeqNum=12, ..." that timed out
+  std::string op_type;                 // and its "OpType=ALLREDUCE", if given
   std::optional<long> last_enqueued;   // "last enqueued NCCL work: 12"
   std::optional<long> last_completed;  // "last completed NCCL work: 11"
   // The process group ("[PG ID 2 PG GUID 5(...)"; its GUID, as IDs are per process): sequence

@@ -522,7 +522,8 @@ struct Triage::Impl {
     }
     if (std::optional<WatchdogLine> w = read_watchdog(p.message); w && p.origin.rank) {
       RankProgress& r = read_so_far.watchdog[w->group][*p.origin.rank];
-      if (w->timed_out_seq) r.timed_out_seq = w->timed_out_seq, r.file = file, r.line = line;
+      if (w->timed_out_seq)
+        r.timed_out_seq = w->timed_out_seq, r.op_type = w->op_type, r.file = file, r.line = line;
       if (w->last_enqueued) r.last_enqueued = w->last_enqueued;
     }
     const std::optional<KillLine> kill = read_kill(p.message);

@@ -23,6 +23,7 @@ constexpr double kSurvivedAfter = 300;
 /// One rank's last word on its collectives.
 struct RankProgress {
   std::optional<long> timed_out_seq;  // the SeqNum its watchdog gave up on
+  std::string op_type;                // that collective's OpType ("ALLREDUCE"), if given
   std::optional<long> last_enqueued;  // the last collective it issued
   std::string file;
   size_t line = 0;

@@ -43,6 +43,12 @@ constexpr const char* kEnvironmentExceptionAction =
     "and who may read it). A build of one package for another version of another (an extension "
     "built for a different torch: `undefined symbol`) counts: reinstall it for the versions "
     "present.";
+// What to do first when the ranks waited in different collectives at one sequence number.
+constexpr const char* kCollectiveMismatchAction =
+    "Find why the odd rank took another path at that step: read its log just before its timeout "
+    "(a skipped or empty batch, an early return, a condition on the rank or its data), and rerun "
+    "with `TORCH_DISTRIBUTED_DEBUG=DETAIL`, which checks every collective across the ranks before "
+    "running it and names the ranks and operations that differ.";
 constexpr size_t kSameReportLines = 40;  // lines a traceback keeps below its fault's first line
 
 struct Facts {
@@ -298,6 +304,21 @@ class Judge {
                       ": it stopped issuing collectives (a hang or a fault before the collective)";
       return true;
     }
+    // All waited at the same sequence number, but one rank in another kind of collective (a
+    // BROADCAST where the others ALLREDUCE): the ranks took different code paths (a batch one
+    // rank skipped), and the odd one out is where to look.
+    if (const std::optional<int> odd = odd_collective(ranks)) {
+      const RankProgress& p = ranks.at(*odd);
+      r.hang_suspect_rank = odd;
+      r.hang_reason = "rank " + std::to_string(*odd) + in_group + " waited in " + p.op_type +
+                      " #" + std::to_string(*p.timed_out_seq) + " while the other " +
+                      std::to_string(ranks.size() - 1) +
+                      " ranks waited in another collective at that number: the ranks issued "
+                      "different collectives (a code path only some ranks took, such as a "
+                      "skipped step), a bug in the program";
+      collective_mismatch_ = true;
+      return true;
+    }
     // All waited in the same collective. In the default group, which holds every rank, the one
     // rank between 0 and the highest that reported nothing never issued it.
     const int top = ranks.rbegin()->first;
@@ -316,6 +337,23 @@ class Judge {
                          : " reported nothing: it never issued that collective (a hang or a "
                            "fault before it)");
     return true;
+  }
+
+  // Of ranks that all timed out at one sequence number, the one whose collective's OpType
+  // differs from that of all the others (at least two of them), if there is exactly one.
+  static std::optional<int> odd_collective(const std::map<int, RankProgress>& ranks) {
+    std::map<std::string, std::vector<int>> by_op;
+    std::set<long> seqs;
+    for (const auto& [rank, p] : ranks) {
+      if (!p.timed_out_seq || p.op_type.empty()) return std::nullopt;
+      by_op[p.op_type].push_back(rank);
+      seqs.insert(*p.timed_out_seq);
+    }
+    if (by_op.size() != 2 || seqs.size() != 1) return std::nullopt;
+    const auto& [a, b] = std::pair{by_op.begin()->second, by_op.rbegin()->second};
+    if (a.size() == 1 && b.size() >= 2) return a.front();
+    if (b.size() == 1 && a.size() >= 2) return b.front();
+    return std::nullopt;
   }
 
   bool reported_fault(int rank) const {
@@ -711,6 +749,12 @@ class Judge {
         return;
       }
     }
+    if (collective_mismatch_ && f.rank == r.hang_suspect_rank) {
+      r.verdict = "code";
+      r.verdict_reason = r.hang_reason;
+      r.verdict_evidence.push_back({f.file, f.line, f.text});
+      return;
+    }
     const bool no_entry = f.entry_id.empty();  // a kill, a hang, an uncaught exception
     const std::string& category = no_entry ? f.category : facts(f.entry_id).category;
     const std::string name = !no_entry            ? f.entry_id
@@ -886,6 +930,10 @@ class Judge {
 
   void choose_first_action(TriageReport& r) {
     if (!r.first_fault) return;
+    if (collective_mismatch_ && r.verdict == "code") {
+      r.first_action = kCollectiveMismatchAction;
+      return;
+    }
     std::string& reading = r.first_fault->reading;
     if (!reading.empty() && in_effect(reading, in_.settings))
       reading += " (already set in this log, so that alone did not prevent it)";
@@ -954,6 +1002,7 @@ class Judge {
   std::string hang_entry_;  // the entry of the timeouts that named a silent rank
   std::vector<std::string> set_aside_;  // set_aside() of each of in_.events, in their order
   std::optional<double> job_logs_begin_;  // see job_logs_begin()
+  bool collective_mismatch_ = false;       // the hang is ranks in different collectives
   std::map<std::string, Facts> facts_;
   std::optional<LogEvent> hardware_event_;  // the line that made the verdict hardware
 };

@@ -222,6 +222,28 @@ TEST_CASE("a program's Xid days before the job's logs begin is another program's
   CHECK(r.first_fault->rank == 1);
 }
 
+TEST_CASE("ranks that time out at one sequence number in different collectives: the odd one") {
+  const auto timeout = [](int rank, const char* op) {
+    return "[rank" + std::to_string(rank) + "]:[E ProcessGroupNCCL.cpp:523] [Rank " +
+           std::to_string(rank) + "] Watchdog caught collective operation timeout: "
+           "WorkNCCL(SeqNum=242746, OpType=" + op + ", NumelIn=1, NumelOut=1, "
+           "Timeout(ms)=1800000) ran for 1800027 milliseconds before timing out.\n";
+  };
+  for (const char* odd : {"BROADCAST", "ALLREDUCE"}) {
+    CAPTURE(odd);
+    Triage t(test::bundled_store());
+    for (int rank = 0; rank < 4; ++rank)
+      add_file(t, "rank_" + std::to_string(rank) + ".log",
+               "2025-06-16 12:44:02,797 INFO step 2073\n" +
+                   timeout(rank, rank == 2 ? odd : "ALLREDUCE"));
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    const bool mismatch = std::string(odd) == "BROADCAST";
+    CHECK((r.hang_suspect_rank == 2) == mismatch);
+    CHECK((r.verdict == "code") == mismatch);
+  }
+}
+
 TEST_CASE("a run that saved nothing before its fault resumes from the checkpoint it loaded") {
   const std::string start =
       "+ srun python train.py --config run.yaml --resume_from_checkpoint /ckpt/exp3/global_step750\n"
