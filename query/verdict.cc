@@ -832,7 +832,11 @@ class Judge {
     if (fault_by && fault_by->time_inherited && fault_by->latest) fault_by->time = fault_by->latest;
     for (const CheckpointEvent& c : in_.checkpoints) {
       if (r.first_fault && c.file != r.first_fault->file && !c.time != !r.first_fault->time) {
-        if (c.completed) unordered = &c;
+        // No clock to compare them by; but an error of the incident later in the save's own file
+        // (the cascade's CUDA error after the Xid in the kernel's log) came after the save, and
+        // a job that has failed completes no saves.
+        if (c.completed && error_after(c)) last = &c, unfinished = nullptr;
+        else if (c.completed) unordered = &c;
         continue;
       }
       const bool before_fault =
@@ -902,6 +906,18 @@ class Judge {
     if (unfinished)
       r.checkpoint_reason += "; a later save (" + unfinished->file + ":" +
                              std::to_string(unfinished->line) + ") never completed: do not use it";
+  }
+
+  // Is there an error later in `c`'s own file than `c` (a fault or an echo of one, not set
+  // aside as another job's or one the job went on past)?
+  bool error_after(const CheckpointEvent& c) const {
+    for (size_t i = 0; i < in_.events.size(); ++i) {
+      const LogEvent& e = in_.events[i];
+      if (e.file == c.file && e.line > c.line && set_aside_[i].empty() &&
+          (is_fault(e.role) || e.role == "consequence"))
+        return true;
+    }
+    return false;
   }
 
   // The last save before the first fault came after a GPU memory error `m`: the saves since `m`

@@ -222,6 +222,24 @@ TEST_CASE("a program's Xid days before the job's logs begin is another program's
   CHECK(r.first_fault->rank == 1);
 }
 
+TEST_CASE("an undated save before the incident's error in its own file is before a dated Xid") {
+  Triage t(test::bundled_store());
+  add_file(t, "syslog-node148.log",
+           "2024-06-15T13:16:35.303986+00:00 node148 kernel: [1639311.306872] NVRM: Xid "
+           "(PCI:0000:5d:00): 79, pid=165675, name=python3, GPU has fallen off the bus.\n");
+  add_file(t, "run.log",
+           "[rank3]: Epoch 1, global step 9500: 'val_loss' reached 2.52734 (best 2.47400), saving "
+           "model to '/ckpt/epoch=1-step=9500.ckpt' as top 3\n"
+           "[rank3]: Epoch 1: 100%|##########| 500/500 [02:01<00:00,  4.11it/s]\n"
+           "[rank3]: RuntimeError: CUDA error: unspecified launch failure\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "xid-79");
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->file == "run.log");
+  CHECK(r.safe_to_resume == true);
+}
+
 TEST_CASE("ranks that time out at one sequence number in different collectives: the odd one") {
   const auto timeout = [](int rank, const char* op) {
     return "[rank" + std::to_string(rank) + "]:[E ProcessGroupNCCL.cpp:523] [Rank " +
