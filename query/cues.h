@@ -7,11 +7,12 @@
 namespace gpuerr::query {
 
 // Words that every error, save or setting line of interest contains one of; a training log's
-// ordinary progress lines contain none, so most lines stop here.
+// ordinary progress lines contain none, so most lines stop here. (" fault" with its blank:
+// "Segmentation fault", "MMU Fault", but not torchrun's "[default0]:" prefix on every line.)
 constexpr std::array kCues{
     "error",     "fail",       "xid",         "warn",          "exception",      "assert",
     "terminate", "killed",     "timed out",   "timeout",       "out of memory",  "oom",
-    "ecc",       "fault",      "abort",       "sigterm",       "sigkill",        "signal",
+    "ecc",       " fault",     "abort",       "sigterm",       "sigkill",        "signal",
     "exitcode",  "exit code",  "checkpoint",  "saving",        "saved",          "nccl_",
     "pytorch_",  "cuda_",      "torch_",      "xla_",          "tf_",            "version",
     "fallen",    "illegal",    "misaligned",  "exhausted",     "mismatch",       "unable",

@@ -197,10 +197,19 @@ std::optional<ExceptionLine> read_exception(std::string_view message) {
   return e;
 }
 
-bool shows_work(std::string_view lines, std::optional<int> rank, int year) {
+// A line of torchrun's failure summary, whose banners and fields hold no cue word: "=====",
+// "train.py FAILED", "<NO_OTHER_FAILURES>", "[0]:", "  host      : node-4".
+bool in_failure_summary(std::string_view message) {
+  static const RE2 summary(
+      R"(^\s*(?:[=-]{8,}|<NO_OTHER_FAILURES>|\[\d+\]:|\S+ FAILED|Failures:|)"
+      R"((?:time|host|rank|exitcode|error_file|traceback)\s+:.*)\s*$)");
+  return RE2::PartialMatch(message, summary);
+}
+
+bool shows_work(std::string_view lines, std::optional<int> rank, int year, bool frame_before) {
   constexpr size_t kMostLines = 64;
   size_t looked_at = 0;
-  bool work = false, after_frame = false;
+  bool work = false, after_frame = frame_before;
   // Of one line: does it show work, and is it part of a traceback? A blank line or a bare time
   // is neither; the line below a frame is its source line.
   auto look_at = [&](std::string_view text, bool& shows, bool& in_traceback) {
@@ -210,6 +219,10 @@ bool shows_work(std::string_view lines, std::optional<int> rank, int year) {
     const bool source_line = after_frame;
     after_frame = p.message.substr(start).starts_with("File \"");
     if (source_line || query::in_traceback(p.message)) in_traceback = true;
+    // (a launcher tearing the job down, or a kill, is no work: "Sending process 26219 closing
+    // signal SIGTERM" right after a save began says it never completed)
+    else if (is_teardown(p.message) || read_kill(p.message) || in_failure_summary(p.message))
+      in_traceback = true;
     else if (!p.origin.rank || !rank || p.origin.rank == rank) shows = true;
   };
   for_each_line(lines, [&](std::string_view text) {

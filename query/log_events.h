@@ -57,7 +57,10 @@ std::optional<std::string> read_resume(std::string_view message);
 /// with its work? A line of that rank (or of none) does, but not a traceback's (its header,
 /// frames, source lines, carets) nor a blank one. Looks at the first 64 lines; `year` completes
 /// dates (see parse_line).
-bool shows_work(std::string_view lines, std::optional<int> rank, int year);
+/// `after_frame`: the line just before `lines` was a traceback's frame, so the first of them may
+/// be its source line.
+bool shows_work(std::string_view lines, std::optional<int> rank, int year,
+                bool after_frame = false);
 
 /// The checkpoint a saved path belongs to: a file in a folder named for a step
 /// ("/ckpt/global_step1000/zero_pp_rank_5_model_states.pt", "out/checkpoint-500/model.safetensors")

@@ -79,6 +79,7 @@ struct FileState {
   // below a frame: a launcher's prefix such as "[rank6]:" takes its indent away), or a frame's
   // "File ..." line.
   bool last_in_traceback = false, last_frame = false;
+  bool unread_after_frame = false;  // the last line read was a traceback's frame
   // The last uncaught exception no entry names (its event's index), and, once a line joins its
   // traceback to the next one, the same index until that next exception line is read.
   std::optional<size_t> last_exception, chained_exception;
@@ -444,6 +445,7 @@ struct Triage::Impl {
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     note_last_line(state, line, text);
     if (state.open_save && !unread.empty()) close_open_save(state, unread);
+    state.unread_after_frame = false;
     std::string printed;  // a coloured line, as printed (see origin_of)
     if (text.find('\x1b') != std::string_view::npos) text = printed = as_printed(text);
     if (!text.empty() && text.back() == '}') {
@@ -542,6 +544,7 @@ struct Triage::Impl {
                                           *p.origin.time);
     const bool after_traceback = state.last_in_traceback;
     note_traceback_line(state, p.message);
+    state.unread_after_frame = state.last_frame;  // (for the lines the filter passes next)
     if (chains_exceptions(p.message)) state.chained_exception = state.last_exception;
     if (std::optional<Match> m = match_line(p.message)) {
       add_event(file, line, text, p.origin, time, *m, last_error);
@@ -757,7 +760,7 @@ struct Triage::Impl {
   // passed over, show the program going on (a progress line of the same rank, not a traceback);
   // a save the job was killed in has no such line after it.
   void close_open_save(FileState& state, std::string_view unread) {
-    if (!shows_work(unread, state.open_save_rank, year)) return;
+    if (!shows_work(unread, state.open_save_rank, year, state.unread_after_frame)) return;
     for (CheckpointEvent& c : read_so_far.checkpoints)
       if (c.order == *state.open_save) c.completed = true;
     state.open_save.reset();

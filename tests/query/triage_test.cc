@@ -240,6 +240,31 @@ TEST_CASE("an undated save before the incident's error in its own file is before
   CHECK(r.safe_to_resume == true);
 }
 
+TEST_CASE("a save begun under torchrun's [default0] prefix ends when progress follows, not teardown") {
+  const std::string save =
+      "[default0]:Epoch 1, global step 9500: 'val_loss' reached 2.52734, saving model to "
+      "'/ckpt/epoch=1-step=9500.ckpt' as top 3\n";
+  const std::string fault = "[default3]:RuntimeError: CUDA error: an illegal memory access was "
+                            "encountered\n";
+  {  // its progress bar goes on: the save completed (the prefix holds no cue word)
+    Triage t(test::bundled_store());
+    add_file(t, "run.log", save +
+                               "[default0]:Epoch 1:  92%|#########| 4600/5000 [2:48:40<14:40, "
+                               "0.45it/s, train_loss=2.373]\n" + fault);
+    CHECK(t.report().safe_to_resume == true);
+  }
+  {  // the launcher tears the job down, then prints its failure summary: it never completed
+    Triage t(test::bundled_store());
+    add_file(t, "run.log",
+             save + fault +
+                 "W0613 08:21:07.345000 26193 torch/distributed/elastic/multiprocessing/api.py:897] "
+                 "Sending process 26219 closing signal SIGTERM\n"
+                 "============================================================\n"
+                 "[0]:\n");
+    CHECK_FALSE(t.report().safe_to_resume == true);
+  }
+}
+
 TEST_CASE("ranks that time out at one sequence number in different collectives: the odd one") {
   const auto timeout = [](int rank, const char* op) {
     return "[rank" + std::to_string(rank) + "]:[E ProcessGroupNCCL.cpp:523] [Rank " +
