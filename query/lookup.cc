@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <re2/re2.h>
@@ -423,11 +424,16 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   // Full text alone is a candidate, not an answer, beside an exact cause; for an echo (a kill's
   // or a timeout's report), whose words many messages share ("killed", "process", "timeout") and
   // which names no cause of its own; and in a text that names nothing of the GPU stack.
-  const bool off_topic = !names_gpu_stack(shown);
-  for (Match& m : out)
-    if (m.code.empty() && m.signature.empty() &&
-        (exact_cause || off_topic || store.role(m.entry_id) == "consequence"))
-      m.confidence = std::min(m.confidence, kTextBesideExact);
+  // (the GPU stack's words are looked for only when a full-text match would be an answer: the
+  // pattern costs more to compile than most lookups do)
+  std::optional<bool> off_topic;
+  for (Match& m : out) {
+    if (!m.code.empty() || !m.signature.empty() || m.confidence <= kTextBesideExact) continue;
+    if (!exact_cause && store.role(m.entry_id) != "consequence" && !off_topic)
+      off_topic = !names_gpu_stack(shown);
+    if (exact_cause || store.role(m.entry_id) == "consequence" || *off_topic)
+      m.confidence = kTextBesideExact;
+  }
   attach_analyses(store, shown, out);
   return out;
 }

@@ -1454,6 +1454,23 @@ TEST_CASE("an undated network error is not first before another rank's undated f
   }
 }
 
+TEST_CASE("with no times at all, a peer's lost connection read first gives way to another fault") {
+  Triage t(test::bundled_store());
+  add_file(t, "rank_0.log",
+           "node1:728802:729167 [0] misc/socket.cc:752 NCCL WARN Net : Connection closed by remote "
+           "peer 10.10.199.15<51129>\n");
+  add_file(t, "rank_5.log",
+           "Traceback (most recent call last):\n"
+           "  File \"/opt/app/data/packing.py\", line 83, in pack_sequences\n"
+           "    buf[pos:pos + n] = seq\n"
+           "ValueError: could not broadcast input array from shape (706,) into shape (472,)\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "exception");
+  CHECK(r.first_fault->rank == 5);
+  CHECK(r.verdict == "code");
+}
+
 TEST_CASE("an echo first (a collective's timeout) names a peer that stopped or never arrived") {
   Triage t(test::bundled_store());
   add_file(t, "rank_0.log",
