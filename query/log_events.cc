@@ -197,6 +197,8 @@ std::optional<ExceptionLine> read_exception(std::string_view message) {
   return e;
 }
 
+namespace {
+
 // A line of torchrun's failure summary, whose banners and fields hold no cue word: "=====",
 // "train.py FAILED", "<NO_OTHER_FAILURES>", "[0]:", "  host      : node-4".
 bool in_failure_summary(std::string_view message) {
@@ -205,6 +207,8 @@ bool in_failure_summary(std::string_view message) {
       R"((?:time|host|rank|exitcode|error_file|traceback)\s+:.*)\s*$)");
   return RE2::PartialMatch(message, summary);
 }
+
+}  // namespace
 
 bool shows_work(std::string_view lines, std::optional<int> rank, int year, bool frame_before) {
   constexpr size_t kMostLines = 64;

@@ -32,7 +32,7 @@ constexpr size_t kMaxLookupBytes = 4000;   // of a line, looked up (half its sta
 constexpr size_t kSummaryFieldLines = 12;  // lines after torchrun's "first observed failure"
 // Saves begun this many seconds apart are one after the other, not the ranks of one save.
 constexpr double kSaveInterval = 60;
-constexpr size_t kMaxLauncherRoots = 4096;  // files with a failure summary, or dated
+constexpr size_t kMaxFilesTracked = 4096;  // files whose first date or failure summary is kept
 // How far back the time of an undated line is looked for among the lines not read before it.
 constexpr size_t kLookBackLines = 64;
 constexpr size_t kLookBackBytes = 16 << 10;
@@ -366,7 +366,7 @@ struct Triage::Impl {
     const LineOrigin o = origin_of(line, year);
     if (o.time && !o.year_guessed) {
       read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*o.time), *o.time);
-      if (!o.kernel && read_so_far.first_dated_of_file.size() < kMaxLauncherRoots)
+      if (!o.kernel && read_so_far.first_dated_of_file.size() < kMaxFilesTracked)
         read_so_far.first_dated_of_file.try_emplace(file, *o.time);
     }
     if (o.rank && !o.kernel) note_rank(*o.rank, file, number);
@@ -685,14 +685,15 @@ struct Triage::Impl {
     if (!read_so_far.launcher_summary)
       read_so_far.launcher_summary = Evidence{file, line, "rank " + f->value};
     // "7 (local_rank: 3)"
-    static const RE2 ranks(R"(^(\d+)(?:\s*\(local_rank:\s*(\d+)\))?)");
-    int rank = 0, local = -1;
-    if (read_so_far.launcher_root_by_file.size() >= kMaxLauncherRoots ||
+    static const RE2 ranks(R"(^(\d{1,6})(?:\s*\(local_rank:\s*(\d{1,6})\))?)");
+    std::string rank, local;
+    if (read_so_far.launcher_root_by_file.size() >= kMaxFilesTracked ||
         read_so_far.launcher_root_by_file.contains(file) ||
         !RE2::PartialMatch(f->value, ranks, &rank, &local))
       return;
     read_so_far.launcher_root_by_file[file] = {
-        rank, local >= 0 ? std::optional<int>(local) : std::nullopt, line};
+        std::stoi(rank), local.empty() ? std::nullopt : std::optional<int>(std::stoi(local)),
+        line};
   }
 
   // Lines the filter passed over, the last at `last_line` of `file`, looked at one by one while

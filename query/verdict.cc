@@ -350,7 +350,8 @@ class Judge {
       seqs.insert(*p.timed_out_seq);
     }
     if (by_op.size() != 2 || seqs.size() != 1) return std::nullopt;
-    const auto& [a, b] = std::pair{by_op.begin()->second, by_op.rbegin()->second};
+    const std::vector<int>& a = by_op.begin()->second;
+    const std::vector<int>& b = by_op.rbegin()->second;
     if (a.size() == 1 && b.size() >= 2) return a.front();
     if (b.size() == 1 && a.size() >= 2) return b.front();
     return std::nullopt;
@@ -408,7 +409,6 @@ class Judge {
     return nullptr;
   }
 
-  // Why `e` is not to be taken for the first fault, or "".
   // When the job's own logs begin: the earliest first date of the files that name a rank (a
   // rank's file, a line with a rank prefix or a ranked fault), not of a node's kernel log or
   // syslog, which go back to its boot.
@@ -423,6 +423,7 @@ class Judge {
     return begin;
   }
 
+  // Why `e` is not to be taken for the first fault, or "".
   std::string set_aside(const LogEvent& e) const {
     if (std::string why = outside_job(e); !why.empty()) return "not this job's: " + why;
     // An Xid that a program's own fault raises (13, 31, 43), an hour or more before the job's
