@@ -497,6 +497,9 @@ class Judge {
     for (const LogEvent& e : echoes)  // the suspect's own line, not the first rank to time out
       if (e.rank == r.hang_suspect_rank) {
         r.first_fault = e;
+        // (its timeout's own reading, which sends one to the lowest sequence number, does not
+        // apply when all stopped at one number in different collectives)
+        if (collective_mismatch_) r.first_fault->reading = r.hang_reason;
         return;
       }
     // The suspect printed no timeout: it stands for itself, at the last line of its own log

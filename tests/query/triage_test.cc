@@ -284,6 +284,7 @@ TEST_CASE("ranks that time out at one sequence number in different collectives: 
     const bool mismatch = std::string(odd) == "BROADCAST";
     CHECK((r.hang_suspect_rank == 2) == mismatch);
     CHECK((r.verdict == "code") == mismatch);
+    if (mismatch) CHECK(r.first_fault->reading.find("different collectives") != std::string::npos);
   }
 }
 
