@@ -427,13 +427,14 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
   // (the GPU stack's words are looked for only when a full-text match would be an answer: the
   // pattern costs more to compile than most lookups do)
   std::optional<bool> off_topic;
-  for (Match& m : out) {
-    if (!m.code.empty() || !m.signature.empty() || m.confidence <= kTextBesideExact) continue;
-    if (!exact_cause && store.role(m.entry_id) != "consequence" && !off_topic)
-      off_topic = !names_gpu_stack(shown);
-    if (exact_cause || store.role(m.entry_id) == "consequence" || *off_topic)
+  const auto is_off_topic = [&] {
+    if (!off_topic) off_topic = !names_gpu_stack(shown);
+    return *off_topic;
+  };
+  for (Match& m : out)
+    if (m.code.empty() && m.signature.empty() && m.confidence > kTextBesideExact &&
+        (exact_cause || store.role(m.entry_id) == "consequence" || is_off_topic()))
       m.confidence = kTextBesideExact;
-  }
   attach_analyses(store, shown, out);
   return out;
 }

@@ -537,16 +537,16 @@ class Judge {
   // failure" after the last dated line of its file, and its GPU's Xid 79 in the kernel log).
   const LogEvent& first_of(const std::vector<LogEvent>& faults) {
     const LogEvent& front = faults.front();
+    const bool network = facts(front.entry_id).category == "communication";
     // With no time to order them by, input order across files is a guess: a network error
     // first then says only that a peer went away, and another rank's fault of another kind,
     // also without a time, is the better guess for what it lost contact with.
-    if (!front.time && facts(front.entry_id).category == "communication")
+    if (!front.time && network)
       for (const LogEvent& e : faults)
         if (!e.time && !same_place(e, front) && facts(e.entry_id).category != "communication")
           return e;
     if (!front.time_inherited) return front;
     const double by = span(front).second;  // (infinite when no dated line came after it)
-    const bool network = facts(front.entry_id).category == "communication";
     const bool hardware = hardware_like(facts(front.entry_id));
     for (const LogEvent& e : faults) {
       if (!e.time || span(e).first > by) continue;
