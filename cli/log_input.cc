@@ -13,6 +13,7 @@
 #include <cstring>
 #include <deque>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -269,6 +270,33 @@ void read_all(FILE* file, const std::string& path, const ProgressSink& progress,
 }
 
 }  // namespace
+
+std::vector<std::string> expand_folders(const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code error;
+    if (path == "-" || !fs::is_directory(path, error)) {
+      files.push_back(path);  // (read_log names one that cannot be opened)
+      continue;
+    }
+    std::vector<std::string> found;
+    auto hidden = [](const fs::path& p) { return p.filename().string().starts_with('.'); };
+    fs::recursive_directory_iterator it(path, error), end;
+    for (; !error && it != end; it.increment(error)) {
+      if (hidden(it->path())) {
+        if (it->is_directory(error)) it.disable_recursion_pending();
+        continue;
+      }
+      if (it->is_regular_file(error)) found.push_back(it->path().string());
+    }
+    if (error) throw Error("reading folder '" + path + "': " + error.message());
+    if (found.empty()) throw Error("reading folder '" + path + "': it holds no file");
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
 
 void read_log(const std::string& path, const BlockSink& each_block, const ProgressSink& progress) {
   std::unique_ptr<FILE, FileCloser> owned;

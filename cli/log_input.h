@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpuerr::cli {
 
@@ -28,5 +29,11 @@ using ProgressSink = std::function<void(size_t read, size_t size)>;
 /// the end of the input arrives).
 void read_log(const std::string& path, const BlockSink& each_block,
               const ProgressSink& progress = nullptr);
+
+/// The files `paths` name, a folder standing for every file under it (its subfolders too, in
+/// the order of their paths; files and folders whose names start with '.' left out), so
+/// `gpuerr triage job-1234/` reads a job's collected logs. Throws gpuerr::Error naming a path
+/// that does not exist or a folder that holds no file.
+std::vector<std::string> expand_folders(const std::vector<std::string>& paths);
 
 }  // namespace gpuerr::cli

@@ -91,6 +91,31 @@ TEST_CASE("triage reads gzip and zstd files and pipes, and several files at once
   CHECK(cut.err.find("ends early") != std::string::npos);
 }
 
+TEST_CASE("a folder given to triage or redact stands for the files under it") {
+  // a job's collected logs: the rank's log in the folder, the node's kernel log in a subfolder,
+  // and a hidden file that is no log
+  const std::string dir = test::temp_dir().string() + "/job-7712";
+  REQUIRE(run_shell("mkdir -p " + dir + "/node-logs/gpu-node-7 && cp " + kFixtures +
+                    "xid79-rank5.log " + dir + "/ && cp " + kFixtures + "xid79-dmesg.log " + dir +
+                    "/node-logs/gpu-node-7/dmesg.log && echo 'RuntimeError: CUDA error: an "
+                    "illegal memory access was encountered' > " + dir + "/.notes").exit_code == 0);
+  const test::Run folder = run_gpuerr(triage({"--json", dir}));
+  const test::Run files = run_gpuerr(triage(
+      {"--json", dir + "/node-logs/gpu-node-7/dmesg.log", dir + "/xid79-rank5.log"}));
+  REQUIRE(folder.exit_code == 0);
+  REQUIRE(files.exit_code == 0);
+  CHECK(nlohmann::json::parse(folder.out)["first_fault"] ==
+        nlohmann::json::parse(files.out)["first_fault"]);
+  CHECK(folder.out.find(".notes") == std::string::npos);
+  const test::Run redacted = run_gpuerr({"redact", dir});
+  CHECK(redacted.exit_code == 0);
+  CHECK(redacted.out.find("NVRM: Xid") != std::string::npos);
+  REQUIRE(run_shell("mkdir -p " + dir + "/empty").exit_code == 0);
+  const test::Run empty = run_gpuerr(triage({dir + "/empty"}));
+  CHECK(empty.exit_code == 2);
+  CHECK(empty.err.find(dir + "/empty") != std::string::npos);
+}
+
 TEST_CASE("a log of many blocks reads the same plain, compressed and piped") {
   // 8 MB: more blocks than the reading thread's buffers; the .gz has two members.
   const std::string dir = test::temp_dir().string();
