@@ -94,12 +94,15 @@ bool us_date_time(re2::StringPiece& in, LineOrigin& o, int) {
 
 bool pdsh(re2::StringPiece& in, LineOrigin& o, int) {
   // pdsh and clush: "node8: " before what that host printed, here a kernel line ("node8: [Tue Mar
-  // 19 15:31:02 2024] NVRM: ...", "node8: [ 8812.4] ...") or an NCCL line ("node8: node8:41:41
-  // [0] NCCL INFO ..."). A host name has a digit, and only a date, an uptime or an NCCL prefix
-  // may follow, so "RuntimeError: " is never one. An IPv4 address (DeepSpeed's launcher runs pdsh
-  // with the hosts' addresses) may be followed by anything.
+  // 19 15:31:02 2024] NVRM: ...", "node8: [ 8812.4] ..."), an NCCL line ("node8: node8:41:41
+  // [0] NCCL INFO ..."), or a Python traceback's lines ("node8: Traceback (most recent call
+  // last):", "node8:   File ...", "node8: ZeroDivisionError: ..."). A host name has a digit, and
+  // only those may follow, so "RuntimeError: " or "step3: loss 2.1" is never one. An IPv4
+  // address (DeepSpeed's launcher runs pdsh with the hosts' addresses) may be followed by
+  // anything.
   static const RE2 re(
-      R"(([a-z][\w.-]*\d[\w.-]*): (?:\[|\d{4}-|[A-Z][a-z]{2} |[\w.-]+:\d+:\d+ \[))");
+      R"(([a-z][\w.-]*\d[\w.-]*): (?:\[|\d{4}-|[A-Z][a-z]{2} |[\w.-]+:\d+:\d+ \[|)"
+      R"(Traceback \(|\s|(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)\b))");
   static const RE2 address(R"((\d{1,3}(?:\.\d{1,3}){3}): )");
   re2::StringPiece rest = in;
   std::string host;
