@@ -352,31 +352,46 @@ std::optional<KillLine> read_kill(std::string_view message) {
   if (message.find("ill") == std::string_view::npos &&
       message.find("Out Of Memory") == std::string_view::npos &&
       message.find("-9") == std::string_view::npos &&
-      message.find("ignal 9") == std::string_view::npos)  // Signal 9, signal 9
+      message.find("ignal 9") == std::string_view::npos &&  // Signal 9, signal 9
+      message.find("-11") == std::string_view::npos &&
+      message.find("ignal 11") == std::string_view::npos &&
+      message.find("egmentation fault") == std::string_view::npos &&
+      message.find("segfault at") == std::string_view::npos)
     return std::nullopt;
   static const RE2 oom_killer(
       R"((?:Out of memory|Memory cgroup out of memory): Kill(?:ed)? process (\d+))");
   static const RE2 slurm_oom(R"(Detected \d+ oom[-_]kill event)");
   static const RE2 srun_task(
-      R"(srun: error: ([\w.-]+): tasks? (\d+)[\d,-]*: (Out Of Memory|Killed))");
-  static const RE2 torchrun(R"(failed \(exitcode: -9\) local_rank: (\d+) \(pid: (\d+)\))");
-  static const RE2 sigkill_pid(R"(Signal 9 \(SIGKILL\) received by PID (\d+))");
+      R"(srun: error: ([\w.-]+): tasks? (\d+)[\d,-]*: (Out Of Memory|Killed|Segmentation fault))");
+  static const RE2 torchrun(R"(failed \(exitcode: (-9|-11)\) local_rank: (\d+) \(pid: (\d+)\))");
+  static const RE2 signal_pid(R"(Signal (9|11) \(SIG(?:KILL|SEGV)\) received by PID (\d+))");
   static const RE2 mpirun(
-      R"(mpirun noticed that process rank (\d+) with PID (\d+) on node \S+ exited on signal 9\b)");
+      R"(mpirun noticed that process rank (\d+) with PID (\d+) on node \S+ exited on )"
+      R"(signal (9|11)\b)");
   static const RE2 data_loader(R"(DataLoader worker \(pid (\d+)\) is killed by signal: Killed)");
+  // Python's faulthandler, in the crashed process's own output; the kernel's report of it
+  // ("python[61236]: segfault at 8 ip 00007f... error 4 in libfoo.so[...]").
+  static const RE2 faulthandler(R"(^Fatal Python error: Segmentation fault)");
+  static const RE2 kernel_segfault(R"(\[(\d+)\]: segfault at )");
   KillLine k;
   long pid = 0;
-  int number = 0;
+  int number = 0, signal = 9;
   std::string how;
   if (RE2::PartialMatch(message, oom_killer, &pid)) k.host_memory = true, k.pid = pid;
   else if (RE2::PartialMatch(message, slurm_oom)) k.host_memory = true;
   else if (RE2::PartialMatch(message, srun_task, &k.host, &number, &how))
-    k.host_memory = how == "Out Of Memory", k.rank = number;
-  else if (RE2::PartialMatch(message, torchrun, &number, &pid)) k.local_rank = number, k.pid = pid;
-  else if (RE2::PartialMatch(message, sigkill_pid, &pid)) k.pid = pid;
-  else if (RE2::PartialMatch(message, mpirun, &number, &pid)) k.rank = number, k.pid = pid;
+    k.host_memory = how == "Out Of Memory", k.segfault = how == "Segmentation fault",
+    k.rank = number;
+  else if (RE2::PartialMatch(message, torchrun, &signal, &number, &pid))
+    k.local_rank = number, k.pid = pid;
+  else if (RE2::PartialMatch(message, signal_pid, &signal, &pid)) k.pid = pid;
+  else if (RE2::PartialMatch(message, mpirun, &number, &pid, &signal))
+    k.rank = number, k.pid = pid;
   else if (RE2::PartialMatch(message, data_loader, &pid)) k.pid = pid;
+  else if (RE2::PartialMatch(message, faulthandler)) k.segfault = true;
+  else if (RE2::PartialMatch(message, kernel_segfault, &pid)) k.segfault = true, k.pid = pid;
   else return std::nullopt;
+  if (signal == -11 || signal == 11) k.segfault = true;
   return k;
 }
 

@@ -109,12 +109,15 @@ XidPlace read_xid_place(std::string_view message);
 /// these lines are the only trace of it.
 struct KillLine {
   bool host_memory = false;       // the OOM killer (host RAM); else SIGKILL, sender unknown
+  bool segfault = false;          // SIGSEGV: the process crashed, no one killed it
   std::optional<int> rank;        // srun's task number, mpirun's rank
   std::optional<int> local_rank;  // torchrun's local_rank
   std::optional<long> pid;
   std::string host;               // srun names the node
 };
 std::optional<KillLine> read_kill(std::string_view message);
+/// The finding of a kill that was a segmentation fault (LogEvent::finding).
+inline constexpr const char* kSegfault = "segmentation fault";
 
 /// The line that ends a Python traceback: the exception that was not caught ("ZeroDivisionError:
 /// division by zero", "torch.distributed.DistBackendError: ..."). Only a name ending in Error or

@@ -209,6 +209,39 @@ TEST_CASE("kills are read from the kernel, Slurm and the launchers") {
   CHECK_FALSE(read_kill("DataLoader worker (pid 3216) is killed by signal: Bus error."));
 }
 
+TEST_CASE("a segmentation fault is read as a crash, from the process, the kernel and launchers") {
+  const std::optional<KillLine> own = read_kill("Fatal Python error: Segmentation fault");
+  REQUIRE(own);
+  CHECK(own->segfault);
+  const std::optional<KillLine> kernel = read_kill(
+      "python[61236]: segfault at 8 ip 00007f3a9c2b1e4d sp 00007ffd4c2a1f60 error 4 in "
+      "libtorch_cuda.so[7f3a9a000000+3c000000]");
+  REQUIRE(kernel);
+  CHECK(kernel->segfault);
+  CHECK(kernel->pid == 61236);
+  const std::optional<KillLine> srun = read_kill("srun: error: gpu-a02: task 6: Segmentation fault");
+  REQUIRE(srun);
+  CHECK(srun->segfault);
+  CHECK(srun->rank == 6);
+  const std::optional<KillLine> torchrun = read_kill(
+      "failed (exitcode: -11) local_rank: 3 (pid: 5543) of binary: /opt/conda/bin/python");
+  REQUIRE(torchrun);
+  CHECK(torchrun->segfault);
+  CHECK(torchrun->local_rank == 3);
+  const std::optional<KillLine> summary =
+      read_kill("  traceback : Signal 11 (SIGSEGV) received by PID 5543");
+  REQUIRE(summary);
+  CHECK(summary->segfault);
+  CHECK(summary->pid == 5543);
+  CHECK(read_kill("mpirun noticed that process rank 3 with PID 0 on node n7 exited on signal 11 "
+                  "(Segmentation fault).")
+            ->segfault);
+  // a SIGKILL stays one, and a line about segfaults in general is none
+  CHECK_FALSE(read_kill("failed (exitcode: -9) local_rank: 1 (pid: 5541) of binary: python")
+                  ->segfault);
+  CHECK_FALSE(read_kill("Enable faulthandler to debug a Segmentation fault in the workers"));
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query
