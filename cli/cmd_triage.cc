@@ -16,6 +16,7 @@
 #include "indexer/error.h"
 #include "query/log_line.h"
 #include "query/redact.h"
+#include "query/log_events.h"
 #include "query/triage.h"
 
 namespace gpuerr::cli {
@@ -41,12 +42,16 @@ std::string iso_time(double seconds) {
   return out;
 }
 
-// What an event is: its entry, or for one no entry names, its role ("killed", "exception").
-const std::string& what(const query::LogEvent& e) {
+// What an event is: its entry, or for one no entry names, its role ("killed", "exception"; a
+// kill that was a segmentation fault, "crashed").
+std::string what(const query::LogEvent& e) {
+  if (e.role == "killed" && e.finding == query::kSegfault) return "crashed";
   return e.entry_id.empty() ? e.role : e.entry_id;
 }
 
 std::string place(const query::LogEvent& e) {
+  if (e.ranks_alike > 0)
+    return "every rank alike (" + std::to_string(e.ranks_alike) + " ranks reported it)";
   std::string who;
   if (e.rank) who = "rank " + std::to_string(*e.rank);
   else if (e.local_rank) who = "local rank " + std::to_string(*e.local_rank);
@@ -95,6 +100,7 @@ nlohmann::ordered_json event_json(const query::LogEvent& e) {
   if (e.time) j["time"] = iso_time(*e.time);
   if (e.rank_line) j["rank_line"] = e.rank_line;
   if (!e.rank_file.empty()) j["rank_file"] = e.rank_file;
+  j["ranks_alike"] = e.ranks_alike;  // every rank reported it alike: none failed first
   // (an undated line: `time` is the earliest it may have happened, `latest` the latest, if known)
   j["time_inherited"] = e.time_inherited;
   j["latest"] = e.time_inherited && e.latest ? nlohmann::ordered_json(iso_time(*e.latest)) : nullptr;
@@ -221,7 +227,7 @@ int run_triage(const GlobalOptions& global, const TriageOptions& options) {
   std::optional<double> boot;
   if (options.boot_time >= 0) boot = options.boot_time;
   query::Triage triage(store, options.checkpoint_patterns, options.year, boot);
-  std::vector<std::string> files = options.files;
+  std::vector<std::string> files = expand_folders(options.files);
   if (files.empty() && isatty(STDIN_FILENO))
     throw Error("no log given: name log files ('gpuerr triage rank*.log') or pipe one in");
   if (files.empty()) files.push_back("-");
@@ -239,7 +245,8 @@ int run_triage(const GlobalOptions& global, const TriageOptions& options) {
 
 int run_redact(const std::vector<std::string>& files) {
   query::Redactor redactor;
-  std::vector<std::string> inputs = files.empty() ? std::vector<std::string>{"-"} : files;
+  std::vector<std::string> inputs =
+      files.empty() ? std::vector<std::string>{"-"} : expand_folders(files);
   for (const std::string& file : inputs)
     read_log(file, [&](size_t, std::string_view lines) {
       query::for_each_line(lines, [&](std::string_view line) { std::cout << redactor.redact(line) << '\n'; });
@@ -254,7 +261,7 @@ void add_triage_command(CLI::App& app, const GlobalOptions& global, Runner& run)
   CLI::App* sub = app.add_subcommand(
       "triage", "Read a job's logs (any ranks, hosts, dmesg; .gz and .zst too): the first fault, "
                 "code or hardware, and whether the last checkpoint is safe");
-  sub->add_option("files", options->files, "Log files; none or '-': standard input");
+  sub->add_option("files", options->files, "Log files or folders of them; none or '-': standard input");
   sub->add_option("--checkpoint-pattern", options->checkpoint_patterns,
                   "An RE2 pattern for your own 'checkpoint saved' lines (repeatable)");
   sub->add_flag("--redact", options->redact,
@@ -270,7 +277,7 @@ void add_triage_command(CLI::App& app, const GlobalOptions& global, Runner& run)
   CLI::App* redact = app.add_subcommand(
       "redact", "Print logs with host names, IP addresses, user names and home paths replaced "
                 "by stable placeholders");
-  redact->add_option("files", *files, "Log files; none or '-': standard input");
+  redact->add_option("files", *files, "Log files or folders of them; none or '-': standard input");
   redact->callback([&run, files] { run = [files] { return run_redact(*files); }; });
 }
 

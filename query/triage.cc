@@ -66,6 +66,7 @@ struct FileState {
   size_t last_line = 0;           // the last line that is not blank, read or passed over
   std::string last_text;          // and its text (clipped)
   std::string host;               // the one host this file's prefixes name ("" if none)
+  std::set<std::string> pdsh_hosts;  // hosts its first lines begin with, "node7: [...] ..."
   bool several_hosts = false;     // then no host is inferred for its other lines
   // A save begun here whose end its framework never logs (Lightning's "saving model to"): the
   // order of its line and its rank, until a line after it shows the program went on.
@@ -144,10 +145,9 @@ std::optional<LineOrigin> last_time_in(std::string_view lines, int year) {
   return std::nullopt;
 }
 
-// The one host of `hosts` that the name of the file at `path` holds as a word of its own
+// The one host of `hosts` that `name` (a file's or a folder's) holds as a word of its own
 // ("dmesg-T_gpu-a12.txt" holds "gpu-a12", not "gpu-a1"), or "" when none or several do.
-std::string host_in_file_name(std::string_view path, const std::set<std::string>& hosts) {
-  const std::string_view name = path.substr(path.rfind('/') + 1);  // (npos + 1 is 0)
+std::string host_in_name(std::string_view name, const std::set<std::string>& hosts) {
   auto in_name = [&](const std::string& host) {
     for (size_t at = name.find(host); at != std::string_view::npos; at = name.find(host, at + 1)) {
       const size_t end = at + host.size();
@@ -170,6 +170,21 @@ std::string host_in_file_name(std::string_view path, const std::set<std::string>
     slot = host;
   }
   return found.empty() ? found_address : found;
+}
+
+// The host of `hosts` that the file at `path` is named for, or failing that the folder it is in,
+// or that folder's folder ("node-logs/node18/dmesg.txt"): the nearest name that holds one.
+// Never a folder above the path as given.
+std::string host_in_file_name(std::string_view path, const std::set<std::string>& hosts) {
+  constexpr int kFoldersUp = 2;
+  for (int level = 0; level <= kFoldersUp && !path.empty(); ++level) {
+    const size_t slash = path.rfind('/');
+    const std::string_view name = path.substr(slash + 1);  // (npos + 1 is 0)
+    if (std::string host = host_in_name(name, hosts); !host.empty()) return host;
+    if (slash == std::string_view::npos) break;
+    path = path.substr(0, slash);
+  }
+  return "";
 }
 
 // Is `path` the folder `folder` or in it?
@@ -364,6 +379,9 @@ struct Triage::Impl {
       if (const std::optional<int> rank = rank_from_file_name(file))
         note_rank(*rank, file, number);
     const LineOrigin o = origin_of(line, year);
+    if (!o.host.empty() && state.pdsh_hosts.size() < kDateSampleLines && line.size() > o.host.size() &&
+        line.starts_with(o.host) && line.substr(o.host.size()).starts_with(": "))
+      state.pdsh_hosts.insert(o.host);
     if (o.time && !o.year_guessed) {
       read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*o.time), *o.time);
       if (!o.kernel && read_so_far.first_dated_of_file.size() < kMaxFilesTracked)
@@ -470,6 +488,7 @@ struct Triage::Impl {
     }
     ++order;
     ParsedLine p = parse_line(text, year);
+    if (p.origin.host.empty()) read_known_host(p, state);
     if (!p.origin.rank && !p.origin.local_rank) p.origin.rank = rank_from_file_name(file);
     if (p.origin.time) {
       state.look_back_misses = 0;
@@ -528,6 +547,7 @@ struct Triage::Impl {
         r.timed_out_seq = w->timed_out_seq, r.op_type = w->op_type, r.file = file, r.line = line;
       if (w->last_enqueued) r.last_enqueued = w->last_enqueued;
     }
+    read_srun_exit(file, line, p.message);
     const std::optional<KillLine> kill = read_kill(p.message);
     if (kill) add_kill(file, line, text, p.origin, time, *kill);
     if (is_teardown(p.message)) {
@@ -559,6 +579,25 @@ struct Triage::Impl {
         state.chained_exception.reset();
       }
     }
+  }
+
+  // pdsh's "node7: " before a line of any kind ("node7: Fatal Python error: Segmentation
+  // fault"), once the file's first lines began with it or other lines named node7 as one of the
+  // job's hosts: parse_line() takes that prefix only before the lines that show it is one (see
+  // pdsh in log_line.cc).
+  void read_known_host(ParsedLine& p, const FileState& state) const {
+    const size_t colon = p.message.find(": ");
+    if (colon == std::string_view::npos || colon == 0 || colon > 64) return;
+    const std::string host(p.message.substr(0, colon));
+    if (!state.pdsh_hosts.contains(host) &&
+        !read_so_far.placement.hosts.contains(short_host(host)))
+      return;
+    ParsedLine rest = parse_line(p.message.substr(colon + 2), year);
+    if (!rest.origin.host.empty() && short_host(rest.origin.host) != short_host(host)) return;
+    rest.origin.host = host;
+    if (!rest.origin.time) rest.origin.time = p.origin.time, rest.origin.zone = p.origin.zone;
+    if (!rest.origin.rank) rest.origin.rank = p.origin.rank;
+    p = rest;
   }
 
   // What `message`, the next line of its file, says of a traceback (see FileState).
@@ -665,6 +704,7 @@ struct Triage::Impl {
     LogEvent e;
     e.role = "killed";
     e.category = k.host_memory ? "resource" : "";
+    if (k.segfault) e.finding = kSegfault;
     e.rank = k.rank ? k.rank : o.rank;
     e.local_rank = k.local_rank ? k.local_rank : o.local_rank;
     e.host = k.host.empty() ? o.host : k.host;
@@ -674,8 +714,12 @@ struct Triage::Impl {
     e.file = file, e.line = line, e.text = clipped(text), e.order = order;
     e.reading = k.host_memory ? "killed by the out-of-memory killer: the host's memory (RAM) ran "
                                 "out, not the GPU's"
-                              : "killed by SIGKILL; this log does not say who sent it (the "
-                                "out-of-memory killer, the scheduler, a person)";
+                : k.segfault ? "crashed with a segmentation fault (SIGSEGV): native code read "
+                               "memory it does not own (an extension's or a library's bug, "
+                               "libraries built for other versions, failing memory); its stack "
+                               "tells which"
+                             : "killed by SIGKILL; this log does not say who sent it (the "
+                               "out-of-memory killer, the scheduler, a person)";
     read_so_far.kills.push_back(std::move(e));
   }
 
@@ -693,7 +737,21 @@ struct Triage::Impl {
       return;
     read_so_far.launcher_root_by_file[file] = {
         std::stoi(rank), local.empty() ? std::nullopt : std::optional<int>(std::stoi(local)),
-        line};
+        line, ""};
+  }
+
+  // srun's report of a task's failed exit; the first in a file is the first task to fail that
+  // srun saw (a range, "tasks 0-3", is its teardown of the rest).
+  void read_srun_exit(const std::string& file, size_t line, std::string_view message) {
+    if (!message.starts_with("srun: error: ")) return;
+    static const RE2 exit(R"(^srun: error: ([\w.-]+): task (\d{1,6}): Exited with exit code [1-9])");
+    std::string host;
+    int rank = 0;
+    if (read_so_far.launcher_root_by_file.size() >= kMaxFilesTracked ||
+        read_so_far.launcher_root_by_file.contains(file) ||
+        !RE2::PartialMatch(message, exit, &host, &rank))
+      return;
+    read_so_far.launcher_root_by_file[file] = {rank, std::nullopt, line, host};
   }
 
   // Lines the filter passed over, the last at `last_line` of `file`, looked at one by one while
@@ -849,6 +907,15 @@ TriageReport Triage::report() const {
     world = std::max(world, comm.first);
   for (const auto& [process, comm] : impl_->comm_rank_of_process)
     if (comm.first == world) rank_of_process.emplace(process, comm.second);
+  // A file named like a task's output ("torchrun_1799683_1.log", Slurm's %j_%t) whose launcher
+  // report names another rank as the first to fail is a node's, the task a node's launcher: its
+  // name gives no rank (its events take the launcher's, see name_rank in verdict.cc).
+  for (LogEvent& e : facts.events) {
+    const auto root = facts.launcher_root_by_file.find(e.file);
+    if (e.rank && !e.local_rank && root != facts.launcher_root_by_file.end() &&
+        root->second.rank != *e.rank && rank_from_file_name(e.file) == e.rank)
+      e.rank.reset();
+  }
   for (LogEvent& e : facts.events) {
     auto it = impl_->files.find(e.file);
     if (e.host.empty() && it != impl_->files.end()) e.host = it->second.host;

@@ -56,6 +56,10 @@ struct LogEvent {
   // Its line came right after NCCL's "Last error:" in an exception: it is the cause that NCCL
   // reported as the generic result above it ("internal error", "unhandled system error").
   bool last_error = false;
+  // For a first fault that every rank reported alike (the same entry, or the same uncaught
+  // exception, within seconds, on nearly every rank of the input: a setting or an input they
+  // all share): how many ranks did. Its rank is then left empty, as none failed first.
+  size_t ranks_alike = 0;
   // For an uncaught exception no entry names: the entry that names the exception its traceback
   // goes on to ("During handling of the above exception ...", "The above exception was the
   // direct cause ..."), which says what happened: a DataLoader's ConnectionResetError, then

@@ -70,11 +70,14 @@ struct TriageFacts {
   std::map<int, Evidence> last_line_of_rank;
   std::optional<Evidence> launcher_summary;
   // Per file, the rank torchrun's failure summary in it names as its root cause ("rank : 7
-  // (local_rank: 3)"): that node's agent saw that process fail first.
+  // (local_rank: 3)"): that node's agent saw that process fail first. Or the first task srun
+  // reports to have exited with an error ("srun: error: node21: task 10: Exited with exit code
+  // 1"), with its host.
   struct LauncherRoot {
     int rank = 0;
     std::optional<int> local_rank;
     size_t line = 0;
+    std::string host;
   };
   std::map<std::string, LauncherRoot> launcher_root_by_file;
   size_t teardown_lines = 0;

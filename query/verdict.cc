@@ -30,6 +30,13 @@ constexpr const char* kSigkillAction =
     "process|oom-kill'` (the out-of-memory killer: host memory); under Slurm, `sacct -j <jobid> "
     "-o JobID,State,ExitCode,MaxRSS,Elapsed,Timelimit` (OUT_OF_MEMORY, TIMEOUT or CANCELLED); "
     "otherwise the container runtime or a person. The ranks that failed after it are its echo.";
+constexpr const char* kSegfaultAction =
+    "Read that process's own output just above the crash: Python's faulthandler prints each "
+    "thread's stack after `Fatal Python error: Segmentation fault`, and the kernel logs "
+    "`segfault at ... in <library>` (`sudo dmesg -T | grep -i segfault`): both name the module "
+    "that crashed (a CUDA extension, a DataLoader worker, a library built for another version). "
+    "Check the same node's kernel log for an Xid or a machine check at that time before blaming "
+    "the code. If no stack was printed, rerun with `PYTHONFAULTHANDLER=1`.";
 // What to do first about an uncaught exception no entry names: the program's own error, or its
 // environment's when a module or file was missing.
 constexpr const char* kExceptionAction =
@@ -483,6 +490,7 @@ class Judge {
       else
         name_rank(*r.first_fault);
       name_rank_of_gpu_fault(*r.first_fault);
+      note_ranks_alike(*r.first_fault);
       return;
     }
     if (kill) {  // the timeouts of the others are its echo
@@ -572,9 +580,33 @@ class Judge {
   // Is `cause`, read after NCCL's "Last error:", the cause of `e`, another error a few lines
   // above it in the same report? (The same cause printed before as a warning is not.)
   static bool reports_cause(const LogEvent& e, const LogEvent& cause) {
-    return cause.last_error && e.entry_id != cause.entry_id && e.file == cause.file &&
+    // (an uncaught exception above it is another report's: NCCL's are an entry's)
+    return cause.last_error && !e.entry_id.empty() && e.entry_id != cause.entry_id &&
+           e.file == cause.file &&
            e.line < cause.line && cause.line - e.line <= kSameReportLines &&
            same_place(e, cause);
+  }
+
+  // A fault of the program or its settings that nearly every rank of the input reported alike
+  // and at once ("invalid device ordinal" on 56 of 64 ranks, every rank's AssertionError on the
+  // parallel sizes at start-up) is no one rank's: the rank that printed first only printed
+  // first. (Not a GPU's fault, which is its own, nor a lost connection, which is an echo.)
+  void note_ranks_alike(LogEvent& f) {
+    constexpr size_t kFewestRanks = 3;
+    constexpr double kAtOnce = 120;  // seconds
+    const std::string& category = f.entry_id.empty() ? f.category : facts(f.entry_id).category;
+    if (f.role == "killed" || hardware_like(facts(f.entry_id)) || category == "communication" ||
+        category == "hardware")
+      return;
+    std::set<int> ranks;
+    for (const LogEvent& e : in_.events)
+      if (e.rank && e.entry_id == f.entry_id && e.role == f.role &&
+          (!f.entry_id.empty() || e.reading == f.reading) &&
+          (!e.time || !f.time || std::abs(*e.time - *f.time) <= kAtOnce))
+        ranks.insert(*e.rank);
+    if (ranks.size() < kFewestRanks || 4 * ranks.size() < 3 * in_.ranks_present.size()) return;
+    f.ranks_alike = ranks.size();
+    f.rank.reset(), f.local_rank.reset(), f.rank_line = 0, f.rank_file.clear();
   }
 
   // The earliest kill, the out-of-memory killer's before a bare SIGKILL (which a launcher also
@@ -583,6 +615,9 @@ class Judge {
     std::vector<LogEvent> kills = in_.kills;
     std::stable_sort(kills.begin(), kills.end(),
                      [&](const LogEvent& a, const LogEvent& b) { return clock_.before(a, b); });
+    // (then a crash, which no launcher sends in teardown)
+    std::stable_partition(kills.begin(), kills.end(),
+                          [](const LogEvent& k) { return k.finding == kSegfault; });
     std::stable_partition(kills.begin(), kills.end(),
                           [](const LogEvent& k) { return k.category == "resource"; });
     if (kills.empty()) return std::nullopt;
@@ -590,6 +625,7 @@ class Judge {
     if (!k.rank && !k.local_rank)
       for (const LogEvent& other : kills)
         if ((other.rank || other.local_rank) && other.category == k.category &&
+            other.finding == k.finding &&
             may_be_same_host(k.host, other.host)) {
           k.rank = other.rank, k.local_rank = other.local_rank, k.rank_line = other.line;
           if (k.host.empty()) k.host = other.host;
@@ -612,14 +648,19 @@ class Judge {
           if (f.host.empty()) f.host = e.host;
           return;
         }
+    // The launcher's report of the first process to fail, below it in its file, if any.
+    auto root = in_.launcher_root_by_file.find(f.file);
+    if (root != in_.launcher_root_by_file.end() && root->second.line < f.line)
+      root = in_.launcher_root_by_file.end();
     // Failing that, the one rank the lines just below it in its file name, whatever their error
     // (a pod's log: NVML's mismatch, then "[rank1]: RuntimeError ... Error 803"); not when they
-    // name two.
+    // name two, nor past the launcher's report (the lines after it are its teardown's).
     if (!f.local_rank) {
       const LogEvent* named = nullptr;
       for (const LogEvent& e : in_.events) {
         if (e.file != f.file || e.line <= f.line || e.line - f.line > kSameReportLines ||
-            !e.rank || !may_be_same_host(f.host, e.host))
+            !e.rank || !may_be_same_host(f.host, e.host) ||
+            (root != in_.launcher_root_by_file.end() && e.line > root->second.line))
           continue;
         if (named && named->rank != e.rank) {
           named = nullptr;
@@ -634,13 +675,14 @@ class Judge {
       }
     }
     // A fault printed without a rank (a traceback in a node's output, which torchrun's agent
-    // writes unprefixed), then that agent's failure summary below it in the same file: the
-    // process the agent saw fail first is the one that printed it.
-    const auto root = in_.launcher_root_by_file.find(f.file);
-    if (root == in_.launcher_root_by_file.end() || root->second.line < f.line) return;
+    // writes unprefixed), then that agent's failure summary, or srun's report of a task's exit,
+    // below it in the same file: the process the launcher saw fail first is the one that
+    // printed it.
+    if (root == in_.launcher_root_by_file.end()) return;
     if (f.local_rank && f.local_rank != root->second.local_rank) return;
     f.rank = root->second.rank, f.local_rank = root->second.local_rank;
     f.rank_line = root->second.line;
+    if (!root->second.host.empty()) f.host = root->second.host;
   }
 
   // A GPU's fault in the kernel's log that no NCCL line tied to a process (an Xid 79 with no
@@ -656,16 +698,37 @@ class Judge {
         if (may_be_same_host(f.host, host)) known = true, ours = ours || processes.contains(*pid);
       if (known && !ours) return;
     }
-    const LogEvent* named = nullptr;
-    for (const LogEvent& e : in_.events) {
-      if (!e.rank || !is_fault(e.role) || !may_be_on_one_host(f, e) || !near(f, e)) continue;
-      if (named && *named->rank != *e.rank) return;  // two ranks: which GPU it was is not known
-      if (!named || clock_.before(e, *named)) named = &e;
-    }
+    bool several = false;
+    const LogEvent* named = rank_fault_near(f, several);
+    // Failing that, the rank of a later report of the same GPU's (a DBE's Xid 48, then the Xid 95
+    // twenty minutes on, a second before rank 5's "uncorrectable ECC error encountered").
+    if (!named && !several && f.gpu)
+      for (const LogEvent& g : in_.events)
+        if (&g != &f && g.gpu == f.gpu && g.entry_id.starts_with("xid-") &&
+            may_be_same_host(f.host, g.host) && !clock_.before(g, f))
+          if ((named = rank_fault_near(g, several)) || several) break;
     if (!named) return;
     f.rank = named->rank, f.rank_line = named->line;
     if (named->file != f.file) f.rank_file = named->file;
     if (f.host.empty()) f.host = named->host;
+  }
+
+  // The one rank whose own fault is near `f` in time on its host (its earliest such line), or
+  // none; `several` says two ranks' were, and then which GPU it was is not known. A lost
+  // connection is no rank's report of its GPU: its peers print those.
+  const LogEvent* rank_fault_near(const LogEvent& f, bool& several) const {
+    const LogEvent* named = nullptr;
+    for (const LogEvent& e : in_.events) {
+      if (!e.rank || !is_fault(e.role) || !may_be_on_one_host(f, e) || !near(f, e) ||
+          e.category == "communication")
+        continue;
+      if (named && *named->rank != *e.rank) {
+        several = true;
+        return nullptr;
+      }
+      if (!named || clock_.before(e, *named)) named = &e;
+    }
+    return named;
   }
 
   // Whether `e` is explained by the first fault `f`.
@@ -770,7 +833,7 @@ class Judge {
     const std::string& category = no_entry ? f.category : facts(f.entry_id).category;
     const std::string name = !no_entry            ? f.entry_id
                              : f.role == "hang"   ? "a hang"
-                             : f.role == "killed" ? "a kill"
+                             : f.role == "killed" ? (f.finding == kSegfault ? "a segmentation fault" : "a kill")
                                                   : "an uncaught exception";
     r.verdict_evidence.push_back({f.file, f.line, f.text});
     // The GPU's driver reporting its own failure (an Xid of the driver class: its firmware timed
@@ -973,8 +1036,9 @@ class Judge {
       r.first_action_note = "the action for " + id + " at " + where(*hardware_event_) +
                             ", which makes this hardware";
     } else if (r.first_fault->role == "killed") {
-      r.first_action =
-          r.first_fault->category == "resource" ? kHostMemoryKillAction : kSigkillAction;
+      r.first_action = r.first_fault->category == "resource" ? kHostMemoryKillAction
+                       : r.first_fault->finding == kSegfault ? kSegfaultAction
+                                                              : kSigkillAction;
       return;
     } else if (r.first_fault->role == "exception") {
       r.first_action = r.first_fault->category == "configuration" ? kEnvironmentExceptionAction

@@ -2029,4 +2029,173 @@ TEST_CASE("a planted fault is found on its rank whatever prefix each line carrie
     }
 }
 
+TEST_CASE("a kernel log in a folder named for its host is that host's") {
+  // NCCL names the processes of two hosts; the dmesg excerpt names neither, its folder does
+  std::string job;
+  job += nccl_init(0, "node17", 4100, "1b000", 2, 1);
+  job += nccl_init(1, "node18", 5200, "2a000", 2, 1);
+  job += "[rank1]: 2026-03-02 10:00:05,000 ERROR RuntimeError: CUDA error: an illegal memory "
+         "access was encountered\n";
+  const std::string xid = "[Mon Mar  2 10:00:04 2026] NVRM: Xid (PCI:0000:2a:00): 31, pid=5200, "
+                          "name=python, Ch 00000018, intr 00000000. MMU Fault: ENGINE GRAPHICS "
+                          "GPCCLIENT_T1_0 faulted @ 0x7fc4_78386000. Fault is of type FAULT_PDE "
+                          "ACCESS_TYPE_VIRT_READ";
+  SUBCASE("its folder names the host: the Xid is that host's process, rank 1") {
+    Triage t(test::bundled_store());
+    add_file(t, "job/train.out", job);
+    add_file(t, "job/node-logs/node18/dmesg.txt", xid);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "xid-31");
+    CHECK(r.first_fault->rank == 1);
+    CHECK(r.first_fault->host == "node18");
+  }
+  SUBCASE("no name of a host in its path: no rank is guessed") {
+    Triage t(test::bundled_store());
+    add_file(t, "job/train.out", job);
+    add_file(t, "job/node-logs/dmesg.txt", xid);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "xid-31");
+    CHECK_FALSE(r.first_fault->rank);
+  }
+}
+
+TEST_CASE("a GPU's earlier Xid takes the rank that the same GPU's later Xid is tied to") {
+  // a DBE (Xid 48) twenty minutes before the GPU's Xid 95, which rank 5's own ECC error follows
+  // by a second; the peers only lose their connections
+  std::string job;
+  for (int rank = 0; rank < 8; ++rank)
+    job += std::to_string(rank) + ": 2024-03-14 10:54:43,000 INFO [R" + std::to_string(rank) +
+           "] step 100\n";
+  job += "5: [rank5]:[E314 11:28:47.287188082 ProcessGroupNCCL.cpp:998] [PG ID 0 PG GUID "
+         "0(default_pg) Rank 5] Process group watchdog thread terminated with exception: CUDA "
+         "error: uncorrectable ECC error encountered\n";
+  job += "2: [rank2]:[E314 11:28:48.000000000 ProcessGroupNCCL.cpp:1266] [PG 0 Rank 2] Process "
+         "group watchdog thread terminated with exception: NCCL error: remote process exited or "
+         "there was a network error, NCCL version 2.21.5\n";
+  const std::string kernel =
+      "Mar 14 11:07:08 gpu13 kernel: NVRM: Xid (PCI:0000:90:00): 48, pid='<unknown>', "
+      "name=<unknown>, An uncorrectable double bit error (DBE) has been detected on GPU in the "
+      "framebuffer at partition 7, subpartition 0.\n"
+      "Mar 14 11:28:46 gpu13 kernel: NVRM: Xid (PCI:0000:90:00): 95, pid=3181656, name=python, "
+      "Uncontained: FBHUB. RST: Yes, D-RST: No\n";
+  Triage t(test::bundled_store());
+  add_file(t, "train.out", job);
+  add_file(t, "journal-gpu13.log", kernel);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "xid-48");
+  CHECK(r.first_fault->rank == 5);
+  CHECK(r.verdict == "hardware");
+}
+
+TEST_CASE("pdsh's host prefix before a traceback and before any line of a host it named") {
+  // DeepSpeed's launcher runs each node's output through pdsh: "node07: " before every line
+  const std::string log =
+      "node07: [2025-11-05 20:26:55,916] [INFO] [launch.py:145:main] WORLD INFO DICT: "
+      "{'node07': [0, 1], 'node08': [0, 1]}\n"
+      "node08: [2025-11-05 20:27:01,536] [INFO] [launch.py:145:main] WORLD INFO DICT: "
+      "{'node07': [0, 1], 'node08': [0, 1]}\n"
+      "node07: [2025-11-05 21:52:24,889] [INFO] [logging.py:96:log_dist] [Rank 0] step=860\n"
+      "node07: Traceback (most recent call last):\n"
+      "node07:   File \"/code/train.py\", line 723, in <module>\n"
+      "node07:     main(args)\n"
+      "node07: ZeroDivisionError: float division by zero\n"
+      "node08: node08:1676869:1677225 [1] misc/socket.cc:538 NCCL WARN Net : Connection closed "
+      "by remote peer node07<35164>\n"
+      "node08: [2025-11-05 21:54:19,000] [INFO] [launch.py:316:sigkill_handler] Killing "
+      "subprocess 1676869\n";
+  Triage t(test::bundled_store());
+  add_file(t, "deepspeed.out", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "exception");
+  CHECK(r.first_fault->host == "node07");
+  CHECK(r.verdict == "code");
+}
+
+TEST_CASE("a segmentation fault is a crash of its own, its peers' lost connections its echo") {
+  const std::string log =
+      "node07: [2024-03-28 09:53:11,072] [INFO] [logging.py:96:log_dist] [Rank 0] step=700\n"
+      "node07: Fatal Python error: Segmentation fault\n"
+      "node07: \n"
+      "node07: Thread 0x0d7dcc1724f2 (most recent call first):\n"
+      "node07:   File \"/venv/lib/python3.10/site-packages/torch/autograd/graph.py\", line 768 "
+      "in _engine_run_backward\n"
+      "node08: node08:3163946:3164408 [0] misc/socket.cc:538 NCCL WARN Net : Connection closed "
+      "by remote peer node07<50574>\n"
+      "node08: [2024-03-28 09:54:35,648] [INFO] [launch.py:316:sigkill_handler] Killing "
+      "subprocess 3163946\n";
+  Triage t(test::bundled_store());
+  add_file(t, "deepspeed.out", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "killed");
+  CHECK(r.first_fault->host == "node07");
+  CHECK(r.first_fault->reading.find("segmentation fault") != std::string::npos);
+  CHECK(r.verdict == "unknown");
+  CHECK(r.first_action.find("faulthandler") != std::string::npos);
+}
+
+TEST_CASE("srun's first failed task names the rank of a traceback printed without one") {
+  // srun without --label: the traceback has no rank; srun reports task 10 right after it, then
+  // its teardown kills the rest, and rank 2's watchdog names NCCL's cause under "Last error:"
+  const std::string log =
+      "[2024-06-01 13:01:08] ERROR: shard missing, traceback follows\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/src/train.py\", line 672, in <module>\n"
+      "    main(args)\n"
+      "FileNotFoundError: [Errno 2] No such file or directory: '/local_nvme/data/shard_00010.bin'\n"
+      "srun: error: node21: task 10: Exited with exit code 1\n"
+      "srun: Job step aborted: Waiting up to 122 seconds for job step to finish.\n"
+      "node19:471057:471637 [2] misc/socket.cc:538 NCCL WARN Net : Connection closed by remote "
+      "peer node21.cluster<51629>\n"
+      "[rank2]:[E ProcessGroupNCCL.cpp:880] [PG 0 Rank 2] Process group watchdog thread "
+      "terminated with exception: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO "
+      "for details), NCCL version 2.21.5\n"
+      "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or "
+      "device error.\n"
+      "Last error:\n"
+      "socketProgress: Connection closed by remote peer 10.10.44.99<51629>\n"
+      "srun: error: node19: tasks 0-3: Killed\n";
+  Triage t(test::bundled_store());
+  add_file(t, "slurm-2503884.out", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "exception");
+  CHECK(r.first_fault->rank == 10);
+  CHECK(r.first_fault->host == "node21");
+  CHECK(r.verdict == "configuration");
+}
+
+TEST_CASE("a task-numbered file whose launcher names another rank first is a node's file") {
+  // srun ran torchrun once per node, with --output=torchrun_%j_%t.log: task 1 is node 1, whose
+  // agent names rank 6 as the first failure
+  const std::string log =
+      "Traceback (most recent call last):\n"
+      "  File \"/opt/app/pretrain_gpt.py\", line 363, in <module>\n"
+      "    main(args)\n"
+      "ZeroDivisionError: float division by zero\n"
+      "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+      "============================================================\n"
+      "pretrain_gpt.py FAILED\n"
+      "------------------------------------------------------------\n"
+      "Failures:\n"
+      "  <NO_OTHER_FAILURES>\n"
+      "------------------------------------------------------------\n"
+      "Root Cause (first observed failure):\n"
+      "[0]:\n"
+      "  time      : 2025-02-11_09:14:22\n"
+      "  host      : gpu013\n"
+      "  rank      : 6 (local_rank: 2)\n"
+      "  exitcode  : 1 (pid: 3345534)\n";
+  Triage t(test::bundled_store());
+  add_file(t, "torchrun_1799683_1.log", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "exception");
+  CHECK(r.first_fault->rank == 6);
+}
+
 }  // namespace gpuerr::query
