@@ -319,8 +319,43 @@ std::string unwrap_table_cells(std::string_view text, bool glue) {
   return table ? out : std::string();
 }
 
+namespace {
+
+// A log's lines at an informational level (logfmt's level=info, Python's and glog's INFO, NCCL's
+// INFO trace) are the context of a failure, not its report: a dcgm-exporter's start-up lines are
+// in every one of its pastes, whatever the fatal line after them says. In a text that also holds
+// a line at an error or warning level they are left out of the words; alone, they are all there
+// is and stay. The level is read near the line's start, where loggers put it.
+void drop_info_lines(std::string& s) {
+  static const RE2 info(
+      R"(^.{0,64}?(?:\blevel=(?:info|debug|trace)\b|\[(?:INFO|DEBUG)\]|\b(?:INFO|DEBUG)\b[:\] ]|)"
+      R"(^[ID]\d{4} \d\d:\d\d))");
+  static const RE2 error(
+      R"(^.{0,64}?(?:\blevel=(?:error|fatal|panic|warn|warning)\b|)"
+      R"(\[(?:ERROR|FATAL|CRITICAL|WARN|WARNING)\]|\b(?:ERROR|FATAL|CRITICAL|WARN|WARNING)\b|)"
+      R"(^[EFW]\d{4} \d\d:\d\d))");
+  if (s.find("INFO") == std::string::npos && s.find("DEBUG") == std::string::npos &&
+      s.find("level=") == std::string::npos && !RE2::PartialMatch(s, R"((?m)^[ID]\d{4} )"))
+    return;
+  std::vector<std::string_view> lines;
+  bool errors = false;
+  for_each_line(s, [&](std::string_view line) {
+    lines.push_back(line);
+    errors = errors || RE2::PartialMatch(line, error);
+  });
+  if (!errors) return;
+  std::string kept;
+  for (std::string_view line : lines)
+    if (!RE2::PartialMatch(line, info) || RE2::PartialMatch(line, error))
+      kept.append(line).push_back('\n');
+  s = std::move(kept);
+}
+
+}  // namespace
+
 std::string search_text(std::string_view text) {
   std::string s = as_printed(text);
+  drop_info_lines(s);
   const LazyPatterns& noise = noise_patterns();
   for (size_t i = 0; i < noise.size(); ++i)
     if (noise.may_match(i, s)) RE2::GlobalReplace(&s, noise[i], " ");

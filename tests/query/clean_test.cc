@@ -104,6 +104,18 @@ TEST_CASE("search text drops what varies between two occurrences of one failure"
        "asynchronously", "CUDA error: misaligned address"},
       {"C++ frames", "CUDA error: misaligned address\nframe #0: c10::Error::Error(...) + 0x96",
        "c10::Error", "CUDA error: misaligned address"},
+      // a log's informational lines, beside a line at an error level
+      {"logfmt info beside fatal", "time=\"x\" level=info msg=\"Collecting DCP Metrics\"\n"
+       "time=\"x\" level=fatal msg=\"Error getting device cpu affinity\"", "Collecting",
+       "cpu affinity"},
+      {"Python logging INFO beside ERROR", "12:00:01 INFO loading shards\n12:00:02 ERROR "
+       "RuntimeError: boom", "loading shards", "RuntimeError: boom"},
+      {"glog I beside E", "I0527 08:53:58.1 12 a.cc:1] starting the engine\nE0527 08:53:59.1 12 "
+       "a.cc:2] boom", "starting the engine", "boom"},
+      {"info lines alone stay", "level=info msg=\"DCGM successfully initialized\"",
+       "level=fatal", "DCGM successfully initialized"},
+      {"a line at no level stays", "NCCL INFO Bootstrap : Using eth0\nsome words here\n"
+       "NCCL WARN boom", "Bootstrap", "some words here"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
