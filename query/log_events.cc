@@ -383,8 +383,8 @@ std::optional<KillLine> read_kill(std::string_view message) {
     k.host_memory = how == "Out Of Memory", k.segfault = how == "Segmentation fault",
     k.rank = number;
   else if (RE2::PartialMatch(message, torchrun, &signal, &number, &pid))
-    k.local_rank = number, k.pid = pid;
-  else if (RE2::PartialMatch(message, signal_pid, &signal, &pid)) k.pid = pid;
+    k.local_rank = number, k.pid = pid, k.agent = true;
+  else if (RE2::PartialMatch(message, signal_pid, &signal, &pid)) k.pid = pid, k.agent = true;
   else if (RE2::PartialMatch(message, mpirun, &number, &pid, &signal))
     k.rank = number, k.pid = pid;
   else if (RE2::PartialMatch(message, data_loader, &pid)) k.pid = pid;

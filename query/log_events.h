@@ -112,6 +112,10 @@ struct KillLine {
   bool segfault = false;          // SIGSEGV: the process crashed, no one killed it
   std::optional<int> rank;        // srun's task number, mpirun's rank
   std::optional<int> local_rank;  // torchrun's local_rank
+  // Printed by torchrun's agent (its "failed (exitcode: -9)" line, its summary's "Signal 9
+  // (SIGKILL) received by PID"), not by the process: a rank its line's prefix gives (srun's
+  // "1: ") is the task that ran the agent, a node.
+  bool agent = false;
   std::optional<long> pid;
   std::string host;               // srun names the node
 };

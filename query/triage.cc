@@ -705,7 +705,7 @@ struct Triage::Impl {
     e.role = "killed";
     e.category = k.host_memory ? "resource" : "";
     if (k.segfault) e.finding = kSegfault;
-    e.rank = k.rank ? k.rank : o.rank;
+    e.rank = k.rank ? k.rank : k.agent ? std::nullopt : o.rank;
     e.local_rank = k.local_rank ? k.local_rank : o.local_rank;
     e.host = k.host.empty() ? o.host : k.host;
     e.pid = k.pid ? k.pid : o.pid;

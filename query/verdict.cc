@@ -485,9 +485,10 @@ class Judge {
       // clock and the program's may be seconds apart)
       const bool killed_near = kill && f.role == "exception" && kill->category == "resource" &&
                                near(*kill, f) && may_be_on_one_host(*kill, f);
-      if ((killed_first && facts(f.entry_id).category == "communication") || killed_near)
+      if ((killed_first && facts(f.entry_id).category == "communication") || killed_near) {
         r.first_fault = kill;
-      else
+        name_rank_from_launcher(*r.first_fault);
+      } else
         name_rank(*r.first_fault);
       name_rank_of_gpu_fault(*r.first_fault);
       note_ranks_alike(*r.first_fault);
@@ -495,6 +496,7 @@ class Judge {
     }
     if (kill) {  // the timeouts of the others are its echo
       r.first_fault = kill;
+      name_rank_from_launcher(*r.first_fault);
       return;
     }
     std::vector<LogEvent> echoes =
@@ -622,6 +624,20 @@ class Judge {
                           [](const LogEvent& k) { return k.category == "resource"; });
     if (kills.empty()) return std::nullopt;
     LogEvent k = kills.front();
+    // The same process in another report of its kill (the kernel's "Killed process 366850",
+    // torchrun's "failed (exitcode: -9) local_rank: 5 (pid: 366850)", whose agent's summary in
+    // that file names its rank) is the same rank.
+    if (!k.rank && k.pid)
+      for (const LogEvent& other : kills) {
+        if (&other == &kills.front() || other.pid != k.pid) continue;
+        LogEvent named = other;
+        name_rank_from_launcher(named);
+        if (!named.rank) continue;
+        k.rank = named.rank, k.local_rank = named.local_rank;
+        k.rank_line = named.rank_line ? named.rank_line : named.line;
+        k.rank_file = named.file != k.file ? named.file : "";
+        break;
+      }
     if (!k.rank && !k.local_rank)
       for (const LogEvent& other : kills)
         if ((other.rank || other.local_rank) && other.category == k.category &&
@@ -649,9 +665,9 @@ class Judge {
           return;
         }
     // The launcher's report of the first process to fail, below it in its file, if any.
-    auto root = in_.launcher_root_by_file.find(f.file);
-    if (root != in_.launcher_root_by_file.end() && root->second.line < f.line)
-      root = in_.launcher_root_by_file.end();
+    const auto root = in_.launcher_root_by_file.find(f.file);
+    const bool root_below =
+        root != in_.launcher_root_by_file.end() && root->second.line >= f.line;
     // Failing that, the one rank the lines just below it in its file name, whatever their error
     // (a pod's log: NVML's mismatch, then "[rank1]: RuntimeError ... Error 803"); not when they
     // name two, nor past the launcher's report (the lines after it are its teardown's).
@@ -660,7 +676,7 @@ class Judge {
       for (const LogEvent& e : in_.events) {
         if (e.file != f.file || e.line <= f.line || e.line - f.line > kSameReportLines ||
             !e.rank || !may_be_same_host(f.host, e.host) ||
-            (root != in_.launcher_root_by_file.end() && e.line > root->second.line))
+            (root_below && e.line > root->second.line))
           continue;
         if (named && named->rank != e.rank) {
           named = nullptr;
@@ -674,11 +690,17 @@ class Judge {
         return;
       }
     }
-    // A fault printed without a rank (a traceback in a node's output, which torchrun's agent
-    // writes unprefixed), then that agent's failure summary, or srun's report of a task's exit,
-    // below it in the same file: the process the launcher saw fail first is the one that
-    // printed it.
-    if (root == in_.launcher_root_by_file.end()) return;
+    name_rank_from_launcher(f);
+  }
+
+  // A fault printed without a rank (a traceback in a node's output, which torchrun's agent
+  // writes unprefixed; torchrun's own "failed (exitcode: -11) local_rank: 1"), then that agent's
+  // failure summary, or srun's report of a task's exit, below it in the same file: the process
+  // the launcher saw fail first is the one that printed it.
+  void name_rank_from_launcher(LogEvent& f) const {
+    if (f.rank) return;
+    const auto root = in_.launcher_root_by_file.find(f.file);
+    if (root == in_.launcher_root_by_file.end() || root->second.line < f.line) return;
     if (f.local_rank && f.local_rank != root->second.local_rank) return;
     f.rank = root->second.rank, f.local_rank = root->second.local_rank;
     f.rank_line = root->second.line;

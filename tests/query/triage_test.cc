@@ -2198,4 +2198,57 @@ TEST_CASE("a task-numbered file whose launcher names another rank first is a nod
   CHECK(r.first_fault->rank == 6);
 }
 
+TEST_CASE("a kill torchrun's agent reports takes the rank of its summary, not srun's task label") {
+  // srun -l ran one torchrun per node: "1: " is node 1's task; its agent lost local rank 1 to a
+  // SIGKILL and its summary names global rank 5
+  const std::string log =
+      "1: [2024-03-18 11:50:00,000] INFO step 590\n"
+      "1: [2024-03-18 11:54:02,400] torch.distributed.elastic.multiprocessing.api: [ERROR] failed "
+      "(exitcode: -9) local_rank: 1 (pid: 2651) of binary: /venv/bin/python\n"
+      "1: torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+      "1: ============================================================\n"
+      "1: train.py FAILED\n"
+      "1: ------------------------------------------------------------\n"
+      "1: Root Cause (first observed failure):\n"
+      "1: [0]:\n"
+      "1:   time      : 2024-03-18_11:54:02\n"
+      "1:   host      : dgx030\n"
+      "1:   rank      : 5 (local_rank: 1)\n"
+      "1:   exitcode  : -9 (pid: 2651)\n"
+      "1:   error_file: <N/A>\n"
+      "1:   traceback : Signal 9 (SIGKILL) received by PID 2651\n";
+  Triage t(test::bundled_store());
+  add_file(t, "slurm-5978403.out", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "killed");
+  CHECK(r.first_fault->rank == 5);
+  CHECK(r.verdict == "unknown");
+}
+
+TEST_CASE("the kernel's out-of-memory kill takes the rank of the process torchrun lost") {
+  const std::string kernel =
+      "2024-07-08T13:21:44.606224+00:00 node-ztei kernel: [1229919.266344] Memory cgroup out of "
+      "memory: Killed process 366850 (python) total-vm:1200000000kB, anon-rss:700000000kB\n";
+  const std::string worker =
+      "E0708 13:21:48.212000 366818 torch/distributed/elastic/multiprocessing/api.py:869] failed "
+      "(exitcode: -9) local_rank: 5 (pid: 366850) of binary: /venv/bin/python\n"
+      "Root Cause (first observed failure):\n"
+      "[0]:\n"
+      "  time      : 2024-07-08_13:21:48\n"
+      "  host      : worker-1\n"
+      "  rank      : 21 (local_rank: 5)\n"
+      "  exitcode  : -9 (pid: 366850)\n";
+  Triage t(test::bundled_store());
+  add_file(t, "syslog-node-ztei.log", kernel);
+  add_file(t, "trainer-worker-1.log", worker);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "killed");
+  CHECK(r.first_fault->category == "resource");
+  CHECK(r.first_fault->rank == 21);
+  CHECK(r.first_fault->rank_file == "trainer-worker-1.log");
+  CHECK(r.verdict == "configuration");
+}
+
 }  // namespace gpuerr::query
