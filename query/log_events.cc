@@ -162,10 +162,11 @@ std::optional<std::string> read_resume(std::string_view message) {
   static const RE2 failed(
       R"(\b(?:fail\w*|error|unable|cannot|could ?n[o']t|not found|no such|missing|skip\w*)\b)",
       case_blind());
-  // The option naming what to resume from, in a command the job script echoes (`set -x`), and
-  // the words frameworks log when they read a checkpoint back, each followed by its path.
+  // The option naming what to resume from, in a command the job script echoes (`set -x`), or a
+  // variable it sets for that (`+ RESUME_FROM=/ckpt/step_2800`), and the words frameworks log
+  // when they read a checkpoint back, each followed by its path.
   static const RE2 resume(
-      R"((?:--resume(?:[_-]from(?:[_-]checkpoint)?)?[ =]|--load[ =]|)"
+      R"((?:--resume(?:[_-]from(?:[_-]checkpoint)?)?[ =]|--load[ =]|\b\w*resume\w*=|)"
       R"(\b(?:load(?:ing|ed)?|resum(?:ing|ed)|restor(?:ing|ed))\b[^\n/]{0,60}?)"
       R"(\b(?:checkpoint|ckpt)\b[^\n/]{0,20}?))"
       R"(['"]?((?:[\w.~-]*/)+[\w.=+@-]+))",

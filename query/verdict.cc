@@ -924,8 +924,17 @@ class Judge {
     // An undated first fault (a traceback's error) happened by the next dated line of its file:
     // a save in another file completed before then was most likely written before the fault,
     // as a job that has failed completes no saves.
+    // Failing that line, it happened before the first of its echoes with a date of their own
+    // (the other ranks' collective timeouts).
     std::optional<LogEvent> fault_by = r.first_fault;
-    if (fault_by && fault_by->time_inherited && fault_by->latest) fault_by->time = fault_by->latest;
+    if (fault_by && fault_by->time_inherited) {
+      std::optional<double> by = fault_by->latest;
+      for (const LogEvent& e : r.cascade)
+        if (e.time && !e.time_inherited && !e.year_guessed && *e.time >= *fault_by->time &&
+            e.file != fault_by->file)
+          by = std::min(by.value_or(*e.time), *e.time);
+      if (by) fault_by->time = by;
+    }
     for (const CheckpointEvent& c : in_.checkpoints) {
       if (r.first_fault && c.file != r.first_fault->file && !c.time != !r.first_fault->time) {
         // No clock to compare them by; but an error of the incident later in the save's own file
@@ -983,11 +992,19 @@ class Judge {
     }
     r.last_checkpoint = *last;
     for (const LogEvent& m : memory) {
+      // An undated report of an error that a dated line of its host also reports (nvidia-smi
+      // -q's "Remapping Failure Occurred: Yes" after the kernel's Xid 64) is that error: the
+      // dated one is set against the save.
+      const bool dated_twin = !m.time && std::any_of(memory.begin(), memory.end(), [&](const LogEvent& d) {
+        return d.time && d.entry_id == m.entry_id && may_be_same_host(d.host, m.host);
+      });
+      if (dated_twin) continue;
       if (m.file != last->file && !m.time != !last->time) {  // different clocks: no order
         r.safe_to_resume.reset();
         r.checkpoint_reason = "unknown: the GPU memory error (" + m.entry_id + " at " + where(m) +
-                              ") has no date to set against this save's (a kernel uptime); give "
-                              "the host's boot time with --boot-time (`uptime -s` on that host)";
+                              ") has no date to set against this save's (a kernel uptime, or a "
+                              "status report); for a kernel log, give the host's boot time with "
+                              "--boot-time (`uptime -s` on that host)";
         return;
       }
       if (clock_.before(m, *last)) {

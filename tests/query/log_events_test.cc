@@ -142,6 +142,7 @@ TEST_CASE("the checkpoint a job resumes from, in the words frameworks and job sc
        "/mnt/fsx/ckpt/run62/checkpoint_3"},
       {"Restored all states from the checkpoint at /data/ckpt/last.ckpt", "/data/ckpt/last.ckpt"},
       {" successfully loaded checkpoint from /lustre/ckpt at iteration 400", "/lustre/ckpt"},
+      {"+ RESUME_FROM=/lustre/ckpt/sft-v2/restart_002800.h5", "/lustre/ckpt/sft-v2/restart_002800.h5"},
   };
   for (const auto& [line, path] : resumes) {
     CAPTURE(line);
@@ -150,6 +151,7 @@ TEST_CASE("the checkpoint a job resumes from, in the words frameworks and job sc
   CHECK_FALSE(read_resume("ERROR Failed to load checkpoint from /ckpt/step_9.pt"));
   CHECK_FALSE(read_resume("Saving checkpoint to /ckpt/step_9.pt"));
   CHECK_FALSE(read_resume("Loading dataset from /data/train.jsonl"));  // not a checkpoint
+  CHECK_FALSE(read_resume("+ OUTPUT_DIR=/lustre/ckpt/sft-v2"));  // where it saves, not resumes
 }
 
 TEST_CASE("a save line's path and the checkpoint it is part of") {

@@ -2251,4 +2251,55 @@ TEST_CASE("the kernel's out-of-memory kill takes the rank of the process torchru
   CHECK(r.verdict == "configuration");
 }
 
+TEST_CASE("an undated fault happened before its echoes: a save dated before them came first") {
+  // rank 5's device-side assert is undated after its file's last dated line (23:06:15); rank 0
+  // saved at 00:39 and went on; rank 0's watchdog timed out at 01:09, the assert's echo
+  const std::string rank0 =
+      "2025-08-05 00:38:41,747 | INFO    | rank 0/8 | saving checkpoint to /ckpt/step_0008000.pt\n"
+      "2025-08-05 00:39:41,626 | INFO    | rank 0/8 | checkpoint saved: /ckpt/step_0008000.pt\n"
+      "2025-08-05 00:58:31,916 | INFO    | rank 0/8 | step 8625/500000 loss=2.3562\n"
+      "2025-08-05 01:09:02,000 | ERROR   | rank 0/8 | [rank0]:[E805 01:09:02.000000 40 "
+      "ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: "
+      "WorkNCCL(SeqNum=80001, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran "
+      "for 600021 milliseconds before timing out.\n";
+  const std::string rank5 =
+      "2025-08-04 23:06:15,623 | INFO    | rank 5/8 | resumed from step 5000\n"
+      "../aten/src/ATen/native/cuda/Indexing.cu:1292: indexSelectLargeIndex: block: [593,0,0], "
+      "thread: [69,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n";
+  Triage t(test::bundled_store());
+  add_file(t, "job-0.out", rank0);
+  add_file(t, "job-5.out", rank5);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "device-side-assert");
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->text.find("checkpoint saved: /ckpt/step_0008000.pt") !=
+        std::string::npos);
+  CHECK(r.safe_to_resume == true);
+}
+
+TEST_CASE("an undated status report of a memory error the kernel dated is that error") {
+  // nvidia-smi -q taken after the incident says a row remapping failed; the kernel's Xid 64 is
+  // dated after the save, so the save stands
+  const std::string job =
+      "[2025-12-16 19:50:20] rank0: checkpoint saved to /ckpt/step_500.pt\n"
+      "[2025-12-16 19:56:05] rank0: step 510\n";
+  const std::string kernel =
+      "Dec 16 19:56:04 gpu185 kernel: NVRM: Xid (PCI:0000:18:00): 64, pid=77, name=python, "
+      "Failed to persist row remap.\n";
+  const std::string smi =
+      "    Remapped Rows\n"
+      "        Correctable Error                 : 0\n"
+      "        Uncorrectable Error               : 9\n"
+      "        Pending                           : No\n"
+      "        Remapping Failure Occurred        : Yes\n";
+  Triage t(test::bundled_store());
+  add_file(t, "job.log", job);
+  add_file(t, "kern-gpu185.log", kernel);
+  add_file(t, "gpu185-nvidia-smi-q.txt", smi);
+  const TriageReport r = t.report();
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.safe_to_resume == true);
+}
+
 }  // namespace gpuerr::query
