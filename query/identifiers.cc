@@ -70,7 +70,7 @@ const std::vector<NumberContext> kNumberContexts = {
     {"cu", {"curesult", R"(\bcuresult\b[^\n]{0,40}?\bresult[ \t]*=[ \t]*(\d+))"}},
     // The math libraries: "CURAND failure 105", "CUSPARSE ERROR (code = 7, ...)", "cuSPARSE
     // API failed ... with error: internal error (7)", "CUBLAS_STATUS_SUCCESS (13 vs. 0)"
-    {"", {"cublas|cudnn|cufft|curand|cusolver|cusparse", R"(\b(cublas|cudnn|cufft|curand|cusolver|cusparse)[^\n]{0,80}?\b(?:error|failure|status)\b(?:[ \t]*:[ \t]*[a-z ]{0,30}?)?[ \t]*[:=]?[ \t]*[(\[]?[ \t]*(?:code[ \t]*=[ \t]*)?(\d+)\b)"}},
+    {"", {"cublas|cudnn|cufft|curand|cusolver|cusparse", R"(\b(cublas|cudnn|cufft|curand|cusolver|cusparse)[^\n]{0,80}?\b(?:error|failure|status)\b(?:[ \t]+at[ \t]+[^\s:]+:\d+)?(?:[ \t]*:[ \t]*[a-z ]{0,30}?)?[ \t]*[:=]?[ \t]*[(\[]?[ \t]*(?:code[ \t]*=[ \t]*)?(\d+)\b)"}},
     // DeepSpeed's cuBLAS wrappers: "!!!! kernel execution error. (m: 768, n: 2, k: 3072, error: 13)"
     {"cublas", {"kernel execution error", R"(\bkernel execution error\.[ \t]*\([^)\n]*\berror:[ \t]*(\d+)\))"}},
     // TensorFlow's "failed to make cuFFT batched plan:5"

@@ -224,7 +224,7 @@
     ['cu', rx('\\b(?:cuInit err|nvcuda init failure):[ \\t]*(\\d+)\\b', 'i')],
     ['cu', rx('\\bCuError\\(code[ \\t]*=[ \\t]*(\\d+)', 'i')],
     ['cu', rx('\\bCUresult\\b[^\\n]{0,40}?\\bresult[ \\t]*=[ \\t]*(\\d+)', 'i')],
-    ['', rx('\\b(cublas|cudnn|cufft|curand|cusolver|cusparse)[^\\n]{0,80}?\\b(?:error|failure|status)\\b(?:[ \\t]*:[ \\t]*[a-z ]{0,30}?)?[ \\t]*[:=]?[ \\t]*[(\\[]?[ \\t]*(?:code[ \\t]*=[ \\t]*)?(\\d+)\\b', 'i')],
+    ['', rx('\\b(cublas|cudnn|cufft|curand|cusolver|cusparse)[^\\n]{0,80}?\\b(?:error|failure|status)\\b(?:[ \\t]+at[ \\t]+[^\\s:]+:\\d+)?(?:[ \\t]*:[ \\t]*[a-z ]{0,30}?)?[ \\t]*[:=]?[ \\t]*[(\\[]?[ \\t]*(?:code[ \\t]*=[ \\t]*)?(\\d+)\\b', 'i')],
     ['cublas', rx('\\bkernel execution error\\.[ \\t]*\\([^)\\n]*\\berror:[ \\t]*(\\d+)\\)', 'i')],
     ['cufft', rx('\\bcufft\\b[^\\n]{0,40}?\\bplan[ \\t]*:[ \\t]*(\\d+)', 'i')],
     ['', rx('\\b(cublas|cudnn|cufft|curand|cusolver|cusparse)_STATUS_SUCCESS[ \\t]*\\((\\d+)[ \\t]*vs\\.?[ \\t]*0\\)', 'i')],
