@@ -348,6 +348,15 @@ XidPlace read_xid_place(std::string_view message) {
   return x;
 }
 
+std::optional<std::pair<int, int>> read_collective_mismatch(std::string_view message) {
+  if (message.find("Detected mismatch between collectives") == std::string_view::npos)
+    return std::nullopt;
+  static const RE2 ranks(R"(\bRank (\d{1,6}) is running collective: .*?, but Rank (\d{1,6}) is running)");
+  int self = 0, other = 0;
+  if (!RE2::PartialMatch(message, ranks, &self, &other) || self == other) return std::nullopt;
+  return std::make_pair(self, other);
+}
+
 std::optional<KillLine> read_kill(std::string_view message) {
   // Every line below holds one of these; most lines read (NCCL's INFO chatter) hold none.
   if (message.find("ill") == std::string_view::npos &&

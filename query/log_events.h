@@ -84,6 +84,12 @@ struct WatchdogLine {
 };
 std::optional<WatchdogLine> read_watchdog(std::string_view message);
 
+/// PyTorch's collective fingerprint check (TORCH_DISTRIBUTED_DEBUG=DETAIL): each rank compares
+/// its own collective with the others' and names the first that differs, "Rank 7 is running
+/// collective: ..., but Rank 9 is running collective: ...". The two ranks, the reporting one
+/// first.
+std::optional<std::pair<int, int>> read_collective_mismatch(std::string_view message);
+
 /// Where NCCL says a process runs, from its INFO lines: "... cudaDev 5 nvmlDev 5 busId b7000 ...
 /// Init COMPLETE" (the GPU's PCI address as NCCL prints it) and "comm 0x.. rank 5 nRanks 16
 /// nNodes 2 localRanks 8 localRank 5 MNNVL 0" (how many hosts, and processes on this host, the

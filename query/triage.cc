@@ -548,6 +548,9 @@ struct Triage::Impl {
       if (w->last_enqueued) r.last_enqueued = w->last_enqueued;
     }
     read_srun_exit(file, line, p.message);
+    if (const auto mismatch = read_collective_mismatch(p.message);
+        mismatch && read_so_far.mismatch_named.size() < kMaxProcesses)
+      read_so_far.mismatch_named.try_emplace(mismatch->first, mismatch->second);
     const std::optional<KillLine> kill = read_kill(p.message);
     if (kill) add_kill(file, line, text, p.origin, time, *kill);
     if (is_teardown(p.message)) {

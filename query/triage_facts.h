@@ -63,6 +63,8 @@ struct TriageFacts {
   std::vector<CheckpointEvent> unfinished_parts;  // saves of a path that never completed
   std::set<std::string> settings;
   std::map<int, std::map<int, RankProgress>> watchdog;  // process group -> rank -> progress
+  // PyTorch's collective mismatch reports: reporting rank -> the rank it named as differing.
+  std::map<int, int> mismatch_named;
   // Ranks some line or file name of the input names, each with the first line that did (its
   // file's first line, for a file named for the rank).
   std::map<int, Evidence> ranks_present;

@@ -125,6 +125,9 @@ std::string name_stem(const std::string& host) {
 
 bool same_place(const LogEvent& a, const LogEvent& b) {
   if (a.rank && b.rank) return *a.rank == *b.rank;
+  // (a rank's line and a line of no rank in a file of several, srun's "Node failure on ..."
+  // beside a rank's MPI error, are not known to be of one place)
+  if (a.rank.has_value() != b.rank.has_value() && a.host.empty() && b.host.empty()) return false;
   return short_host(a.host) == short_host(b.host) && a.local_rank == b.local_rank &&
          (a.host.size() || a.file == b.file);
 }
@@ -491,7 +494,7 @@ class Judge {
       } else
         name_rank(*r.first_fault);
       name_rank_of_gpu_fault(*r.first_fault);
-      note_ranks_alike(*r.first_fault);
+      if (!name_odd_rank(*r.first_fault)) note_ranks_alike(*r.first_fault);
       return;
     }
     if (kill) {  // the timeouts of the others are its echo
@@ -587,6 +590,33 @@ class Judge {
            e.file == cause.file &&
            e.line < cause.line && cause.line - e.line <= kSameReportLines &&
            same_place(e, cause);
+  }
+
+  // Every rank reports PyTorch's collective mismatch, each naming the first rank whose collective
+  // differs from its own: the rank that most reports name, when more than half do, is the one
+  // in another collective (it names another), and the first fault is its.
+  bool name_odd_rank(LogEvent& f) {
+    if (in_.mismatch_named.size() < 2) return false;
+    std::map<int, size_t> named;
+    for (const auto& [reporter, other] : in_.mismatch_named) ++named[other];
+    const auto odd = std::max_element(named.begin(), named.end(), [](const auto& a, const auto& b) {
+      return a.second < b.second;
+    });
+    if (2 * odd->second <= in_.mismatch_named.size()) return false;
+    if (f.rank != odd->first) {
+      // (its own report, when the input holds it; else the first fault's line, for its rank)
+      const auto own = std::find_if(in_.events.begin(), in_.events.end(), [&](const LogEvent& e) {
+        return e.entry_id == f.entry_id && e.rank == odd->first;
+      });
+      if (own != in_.events.end()) f = *own;
+      f.rank = odd->first, f.local_rank.reset(), f.rank_line = 0, f.rank_file.clear();
+      if (own == in_.events.end()) f.host.clear();
+    }
+    f.reading = std::to_string(odd->second) + " of the " +
+                std::to_string(in_.mismatch_named.size()) + " ranks that reported the mismatch "
+                "name rank " + std::to_string(odd->first) + " as running another collective "
+                "than theirs: that rank took another code path";
+    return true;
   }
 
   // A fault of the program or its settings that nearly every rank of the input reported alike

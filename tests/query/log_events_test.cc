@@ -211,6 +211,15 @@ TEST_CASE("kills are read from the kernel, Slurm and the launchers") {
   CHECK_FALSE(read_kill("DataLoader worker (pid 3216) is killed by signal: Bus error."));
 }
 
+TEST_CASE("PyTorch's collective mismatch report names the reporting rank and the other one") {
+  CHECK(read_collective_mismatch(
+            "RuntimeError: Detected mismatch between collectives on ranks. Rank 7 is running "
+            "collective: CollectiveFingerPrint(SequenceNumber=20289, OpType=ALLREDUCE), but Rank "
+            "9 is running collective: CollectiveFingerPrint(SequenceNumber=20289, "
+            "OpType=BROADCAST).") == std::make_pair(7, 9));
+  CHECK_FALSE(read_collective_mismatch("Rank 7 is running collective: x, but Rank 9 is running"));
+}
+
 TEST_CASE("a segmentation fault is read as a crash, from the process, the kernel and launchers") {
   const std::optional<KillLine> own = read_kill("Fatal Python error: Segmentation fault");
   REQUIRE(own);

@@ -2302,4 +2302,46 @@ TEST_CASE("an undated status report of a memory error the kernel dated is that e
   CHECK(r.safe_to_resume == true);
 }
 
+TEST_CASE("the rank most collective-mismatch reports name is the one in another collective") {
+  // TORCH_DISTRIBUTED_DEBUG=DETAIL: each rank names the first rank whose collective differs from
+  // its own; ranks 0, 1 and 3 name rank 2, and rank 2 names rank 0
+  const auto report = [](int self, int other, const char* self_op, const char* other_op) {
+    return std::to_string(self) + ": RuntimeError: Detected mismatch between collectives on "
+           "ranks. Rank " + std::to_string(self) + " is running collective: "
+           "CollectiveFingerPrint(SequenceNumber=20289, OpType=" + self_op + "), but Rank " +
+           std::to_string(other) + " is running collective: CollectiveFingerPrint("
+           "SequenceNumber=20289, OpType=" + other_op + ").\n";
+  };
+  const std::string log = report(0, 2, "ALLREDUCE", "BROADCAST") +
+                          report(1, 2, "ALLREDUCE", "BROADCAST") +
+                          report(3, 2, "ALLREDUCE", "BROADCAST") +
+                          report(2, 0, "BROADCAST", "ALLREDUCE");
+  Triage t(test::bundled_store());
+  add_file(t, "slurm-9634828.out", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "torch-distributed-collective-mismatch");
+  CHECK(r.first_fault->rank == 2);
+  CHECK(r.first_fault->line == 4);  // its own report
+  CHECK(r.first_fault->ranks_alike == 0);
+  CHECK(r.first_fault->reading.find("name rank 2") != std::string::npos);
+  CHECK(r.verdict == "code");
+}
+
+TEST_CASE("srun's node failure is not the place of a rank's lost connection in the same file") {
+  // no line is dated; rank 17's MPI error comes first in the file, srun's report of the node
+  // that failed comes later: the node is what rank 17 lost
+  const std::string log =
+      "17: Rank 17 [Wed Dec  4 00:14:49 2024] [c0-2c1s10n2] Fatal error in PMPI_Allreduce: Other "
+      "MPI error, error stack:\n"
+      "srun: error: nid006897: task 25: Killed\n"
+      "srun: error: Node failure on nid006879\n";
+  Triage t(test::bundled_store());
+  add_file(t, "slurm-8118621.out", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "slurm-node-failure");
+  CHECK(r.verdict == "hardware");
+}
+
 }  // namespace gpuerr::query
