@@ -19,6 +19,7 @@ constexpr std::array kCues{
     "cannot",    "could not",  "invalid",     "not compatible", "no kernel",     "segmentation",
     "first observed", "cancelled", "last enqueued", "watchdog",     "heartbeat",  "ckpt",
     "nccl info",  // NCCL INFO lines name the host of a rank's log
-    "link down"};  // a network port's (mlx5_core ... ens5f0np0: Link down)
+    "link down",   // a network port's (mlx5_core ... ens5f0np0: Link down)
+    "world_rank="};  // Ray Train's table of its workers (pid and address -> rank)
 
 }  // namespace gpuerr::query

@@ -357,6 +357,15 @@ std::optional<std::pair<int, int>> read_collective_mismatch(std::string_view mes
   return std::make_pair(self, other);
 }
 
+std::optional<RayWorker> read_ray_worker(std::string_view message) {
+  if (message.find("world_rank=") == std::string_view::npos) return std::nullopt;
+  static const RE2 worker(
+      R"(\(node_id=\w+, ip=([\d.]+), pid=(\d+)\) world_rank=(\d{1,6})\b)");
+  RayWorker w;
+  if (!RE2::PartialMatch(message, worker, &w.ip, &w.pid, &w.rank)) return std::nullopt;
+  return w;
+}
+
 std::optional<KillLine> read_kill(std::string_view message) {
   // Every line below holds one of these; most lines read (NCCL's INFO chatter) hold none.
   if (message.find("ill") == std::string_view::npos &&
@@ -379,6 +388,12 @@ std::optional<KillLine> read_kill(std::string_view message) {
       R"(mpirun noticed that process rank (\d+) with PID (\d+) on node \S+ exited on )"
       R"(signal (9|11)\b)");
   static const RE2 data_loader(R"(DataLoader worker \(pid (\d+)\) is killed by signal: Killed)");
+  // Ray's memory monitor: "Memory on the node (IP: 10.0.0.7, ID: ...) where the task (..., pid=
+  // 1818290, ...) was running was ... Ray killed this worker", and the task's own report, "Task
+  // was killed due to the node running low on memory."
+  static const RE2 ray_monitor(
+      R"(Memory on the node \(IP: ([\d.]+)[^)]*\) where the (?:task|actor) \([^)]*?\bpid=(\d+))");
+  static const RE2 ray_task(R"(killed due to the node running low on memory)");
   // Python's faulthandler, in the crashed process's own output; the kernel's report of it
   // ("python[61236]: segfault at 8 ip 00007f... error 4 in libfoo.so[...]").
   static const RE2 faulthandler(R"(^Fatal Python error: Segmentation fault)");
@@ -398,6 +413,8 @@ std::optional<KillLine> read_kill(std::string_view message) {
   else if (RE2::PartialMatch(message, mpirun, &number, &pid, &signal))
     k.rank = number, k.pid = pid;
   else if (RE2::PartialMatch(message, data_loader, &pid)) k.pid = pid;
+  else if (RE2::PartialMatch(message, ray_monitor, &k.host, &pid)) k.host_memory = true, k.pid = pid;
+  else if (RE2::PartialMatch(message, ray_task)) k.host_memory = true;
   else if (RE2::PartialMatch(message, faulthandler)) k.segfault = true;
   else if (RE2::PartialMatch(message, kernel_segfault, &pid)) k.segfault = true, k.pid = pid;
   else return std::nullopt;

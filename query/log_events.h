@@ -90,6 +90,15 @@ std::optional<WatchdogLine> read_watchdog(std::string_view message);
 /// first.
 std::optional<std::pair<int, int>> read_collective_mismatch(std::string_view message);
 
+/// Ray Train's table of its workers, logged when they start: "- (node_id=..., ip=10.0.0.7,
+/// pid=3634254) world_rank=3, local_rank=3, node_rank=0". The worker's address, pid and rank.
+struct RayWorker {
+  std::string ip;
+  long pid = 0;
+  int rank = 0;
+};
+std::optional<RayWorker> read_ray_worker(std::string_view message);
+
 /// Where NCCL says a process runs, from its INFO lines: "... cudaDev 5 nvmlDev 5 busId b7000 ...
 /// Init COMPLETE" (the GPU's PCI address as NCCL prints it) and "comm 0x.. rank 5 nRanks 16
 /// nNodes 2 localRanks 8 localRank 5 MNNVL 0" (how many hosts, and processes on this host, the

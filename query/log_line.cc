@@ -236,11 +236,13 @@ bool compose(re2::StringPiece& in, LineOrigin& o, int) {
 }
 
 bool ray(re2::StringPiece& in, LineOrigin& o, int) {
-  static const RE2 re(R"(\((?:\w+ )?pid=(\d+)(?:, ip=([\d.]+))?\)\s+)");  // "(Worker pid=12, ip=10.0.0.2) "
-  std::string pid, ip;
-  if (!RE2::Consume(&in, re, &pid, &ip)) return false;
-  o.pid = std::atol(pid.c_str());
+  // "(Worker pid=12, ip=10.0.0.2) ", and Ray's own daemon on a node, "(raylet, ip=10.0.0.2) "
+  static const RE2 re(R"(\((?:(?:\w+ )?pid=(\d+)(?:, ip=([\d.]+))?|raylet, ip=([\d.]+))\)\s+)");
+  std::string pid, ip, raylet;
+  if (!RE2::Consume(&in, re, &pid, &ip, &raylet)) return false;
+  if (!pid.empty()) o.pid = std::atol(pid.c_str());
   if (!ip.empty()) o.host = ip;
+  if (!raylet.empty()) o.host = raylet;
   return true;
 }
 

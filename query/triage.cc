@@ -548,6 +548,9 @@ struct Triage::Impl {
       if (w->last_enqueued) r.last_enqueued = w->last_enqueued;
     }
     read_srun_exit(file, line, p.message);
+    if (const std::optional<RayWorker> w = read_ray_worker(p.message);
+        w && process_of_rank.size() < kMaxProcesses)
+      process_of_rank.try_emplace(w->rank, w->ip, w->pid);
     if (const auto mismatch = read_collective_mismatch(p.message);
         mismatch && read_so_far.mismatch_named.size() < kMaxProcesses)
       read_so_far.mismatch_named.try_emplace(mismatch->first, mismatch->second);
@@ -926,6 +929,11 @@ TriageReport Triage::report() const {
       if (auto h = impl_->host_of_rank.find(*e.rank); h != impl_->host_of_rank.end())
         e.host = h->second;
     if (e.host.empty()) e.host = host_in_file_name(e.file, facts.placement.hosts);
+    // A line of no rank from a process another line tied to a rank (NCCL's, Ray Train's worker
+    // table: "(RayTrainWorker pid=3634254, ip=10.0.0.7) IndexError: ...") is that rank's.
+    if (!e.rank && !e.local_rank && e.pid && !e.host.empty())
+      if (auto r = rank_of_process.find({short_host(e.host), *e.pid}); r != rank_of_process.end())
+        e.rank = r->second;
     impl_->place_on_gpu(e, facts.placement, rank_of_process);
   }
   // A kill that names its process (the out-of-memory killer's "Killed process 61236") is the

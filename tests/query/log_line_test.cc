@@ -38,6 +38,8 @@ TEST_CASE("prefixes give rank, host, process and time, and leave the message") {
       {"an error's name is no pdsh host", "RuntimeError: [x] y", {}, {}, "", {}, "RuntimeError"},
       {"pdsh by address", "10.0.1.22: Traceback (most recent call last):", {}, {}, "10.0.1.22",
        {}, "Traceback"},
+      {"Ray's raylet", "(raylet, ip=10.128.77.42) [2024-03-17 00:49:39,750] Memory on the node",
+       {}, {}, "10.128.77.42", {}, "Memory on the node"},
       {"pdsh before a traceback's frame", "node07:   File \"/x/train.py\", line 7, in <module>",
        {}, {}, "node07", {}, "File"},
       {"pdsh before an exception", "node07: ZeroDivisionError: float division by zero", {}, {},

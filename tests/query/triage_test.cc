@@ -2344,4 +2344,43 @@ TEST_CASE("srun's node failure is not the place of a rank's lost connection in t
   CHECK(r.verdict == "hardware");
 }
 
+TEST_CASE("Ray Train's worker table ties a worker's pid and address to its rank") {
+  const std::string log =
+      "(TorchTrainer pid=67336) Started distributed worker processes: \n"
+      "(TorchTrainer pid=67336) - (node_id=2153, ip=10.1.121.93, pid=3634234) world_rank=0, "
+      "local_rank=0, node_rank=0\n"
+      "(TorchTrainer pid=67336) - (node_id=57c6, ip=10.1.121.93, pid=3634254) world_rank=3, "
+      "local_rank=3, node_rank=0\n"
+      "(RayTrainWorker pid=3634254, ip=10.1.121.93) Traceback (most recent call last):\n"
+      "(RayTrainWorker pid=3634254, ip=10.1.121.93)   File \"/app/train.py\", line 88, in step\n"
+      "(RayTrainWorker pid=3634254, ip=10.1.121.93)     x = batch[idx]\n"
+      "(RayTrainWorker pid=3634254, ip=10.1.121.93) IndexError: list index out of range\n";
+  Triage t(test::bundled_store());
+  add_file(t, "job-driver.log", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "exception");
+  CHECK(r.first_fault->rank == 3);
+  CHECK(r.verdict == "code");
+}
+
+TEST_CASE("Ray's memory monitor kills a worker for host memory: its rank, configuration") {
+  const std::string log =
+      "(TorchTrainer pid=67336) - (node_id=8e5e, ip=10.128.77.42, pid=1818290) world_rank=1, "
+      "local_rank=1, node_rank=0\n"
+      "(raylet, ip=10.128.77.42) [2024-03-17 00:49:39,750] Memory on the node (IP: "
+      "10.128.77.42, ID: 9cf8) where the task (actor ID: 8e5e, name=RayTrainWorker.__init__, "
+      "pid=1818290, memory used=77.07GB) was running was 177.26GB / 186.00GB (0.953000), which "
+      "exceeds the memory usage threshold of 0.95. Ray killed this worker (ID: e0e3) because it "
+      "was the most recently scheduled task\n";
+  Triage t(test::bundled_store());
+  add_file(t, "driver.log", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "killed");
+  CHECK(r.first_fault->category == "resource");
+  CHECK(r.first_fault->rank == 1);
+  CHECK(r.verdict == "configuration");
+}
+
 }  // namespace gpuerr::query
