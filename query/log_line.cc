@@ -283,22 +283,24 @@ constexpr std::array<Reader, 20> kReaders{
 // c10d names the rank inside the message: "[PG 0 Rank 3]", "[Rank 3]". It is the rank within
 // that process group, the job's rank only in the default group (PG 0). A training script's own
 // log format names it near the start: Lightning's "[rank: 3]", "INFO [rank3] step 4",
-// "(rank=3)", "[RANK 3/8]", or, first on the line, "rank 3: " and "Rank 3 | ".
+// "(rank=3)", "[RANK 3/8]", or, first on the line, "rank 3: ", "Rank 3 | " and "rank=3 ".
 void rank_in_message(std::string_view message, LineOrigin& o) {
   if (o.rank) return;
   static const RE2 c10d(R"(\[(?:PG (?:ID )?(\d+)[^\]]*?)?Rank (\d+)\])");
   static const RE2 bracketed(R"((?i)[\[(]\s*rank\s*[:=#]?\s*(\d{1,6})(?:\s*/\s*\d+)?\s*[\])])");
-  static const RE2 leading(R"((?i)^(?:[-|]\s*)?rank\s*[:=#]?\s*(\d{1,6})(?:\s*/\s*\d+)?\s*[:|-]\s)");
+  static const RE2 leading(
+      R"((?i)^(?:[-|]\s*)?rank\s*(?:[:=#]?\s*(\d{1,6})(?:\s*/\s*\d+)?\s*[:|-]|=(\d{1,6}))\s)");
   constexpr size_t kLabelWithin = 64;  // a log format's columns, not a message about a peer
-  std::string group, rank;
+  std::string group, rank, key_value;
   if (RE2::PartialMatch(message, c10d, &group, &rank)) {
     if (group.empty() || group == "0") o.rank = to_int(rank);
     return;
   }
   const std::string head = ascii_lower(message.substr(0, kLabelWithin));
   if (head.find("rank") == std::string::npos) return;  // most lines: no pattern to try
-  if (RE2::PartialMatch(head, bracketed, &rank) || RE2::PartialMatch(head, leading, &rank))
-    o.rank = to_int(rank);
+  if (RE2::PartialMatch(head, bracketed, &rank)) o.rank = to_int(rank);
+  else if (RE2::PartialMatch(head, leading, &rank, &key_value))
+    o.rank = to_int(rank.empty() ? key_value : rank);
 }
 
 }  // namespace
