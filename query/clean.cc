@@ -321,33 +321,45 @@ std::string unwrap_table_cells(std::string_view text, bool glue) {
 
 namespace {
 
-// A log's lines at an informational level (logfmt's level=info, Python's and glog's INFO, NCCL's
-// INFO trace) are the context of a failure, not its report: a dcgm-exporter's start-up lines are
+// A log's lines at an informational level (logfmt's level=info, Python's and glog's INFO) are
+// the context of a failure, not its report: a dcgm-exporter's start-up lines are
 // in every one of its pastes, whatever the fatal line after them says. In a text that also holds
 // a line at an error or warning level they are left out of the words; alone, they are all there
 // is and stay. The level is read near the line's start, where loggers put it.
 void drop_info_lines(std::string& s) {
-  static const RE2 info(
-      R"(^.{0,64}?(?:\blevel=(?:info|debug|trace)\b|\[(?:INFO|DEBUG)\]|\b(?:INFO|DEBUG)\b[:\] ]|)"
-      R"(^[ID]\d{4} \d\d:\d\d))");
-  static const RE2 error(
-      R"(^.{0,64}?(?:\blevel=(?:error|fatal|panic|warn|warning)\b|)"
-      R"(\[(?:ERROR|FATAL|CRITICAL|WARN|WARNING)\]|\b(?:ERROR|FATAL|CRITICAL|WARN|WARNING)\b|)"
-      R"(^[EFW]\d{4} \d\d:\d\d))");
+  // (the patterns are compiled only for a text that may hold such a line: most lookups never)
+  static const RE2 glog_info(R"((?m)^[ID]\d{4} )");
   if (s.find("INFO") == std::string::npos && s.find("DEBUG") == std::string::npos &&
-      s.find("level=") == std::string::npos && !RE2::PartialMatch(s, R"((?m)^[ID]\d{4} )"))
+      s.find("level=") == std::string::npos && !RE2::PartialMatch(s, glog_info))
     return;
+  // (the level is looked for in a line's first kLevelWithin bytes: a counted repetition in the
+  // pattern would cost more to compile than the whole lookup)
+  constexpr size_t kLevelWithin = 80;
+  static const RE2 info(
+      R"(\blevel=(?:info|debug|trace)\b|\[(?:INFO|DEBUG)\]|\b(?:INFO|DEBUG)\b[:\] ]|)"
+      R"(^[ID]\d{4} \d\d:\d\d)");
+  static const RE2 error(
+      R"(\blevel=(?:error|fatal|panic|warn|warning)\b|\[(?:ERROR|FATAL|CRITICAL|WARN|WARNING)\]|)"
+      R"(\b(?:ERROR|FATAL|CRITICAL|WARN|WARNING)\b|^[EFW]\d{4} \d\d:\d\d)");
+  auto at_level = [&](std::string_view line, const RE2& level) {
+    return RE2::PartialMatch(line.substr(0, kLevelWithin), level);
+  };
   std::vector<std::string_view> lines;
   bool errors = false;
   for_each_line(s, [&](std::string_view line) {
     lines.push_back(line);
-    errors = errors || RE2::PartialMatch(line, error);
+    errors = errors || at_level(line, error);
   });
   if (!errors) return;
+  // (NCCL's INFO trace is where NCCL tells what failed: "Call to connect returned Connection
+  // refused", "bootstrap.cc:100 -> 2")
+  auto context = [&](std::string_view line) {
+    return at_level(line, info) && !at_level(line, error) &&
+           line.find("NCCL INFO") == std::string_view::npos;
+  };
   std::string kept;
   for (std::string_view line : lines)
-    if (!RE2::PartialMatch(line, info) || RE2::PartialMatch(line, error))
-      kept.append(line).push_back('\n');
+    if (!context(line)) kept.append(line).push_back('\n');
   s = std::move(kept);
 }
 

@@ -157,21 +157,26 @@
 
   // clean.cc's drop_info_lines: a log's lines at an informational level are left out of the
   // words when another line is at an error or warning level.
+  var LEVEL_WITHIN = 80;
   var INFO_LINE = new RegExp(
-      '^.{0,64}?(?:\\blevel=(?:info|debug|trace)\\b|\\[(?:INFO|DEBUG)\\]|\\b(?:INFO|DEBUG)\\b[:\\] ]|' +
-      '^[ID]\\d{4} \\d\\d:\\d\\d)');
+      '\\blevel=(?:info|debug|trace)\\b|\\[(?:INFO|DEBUG)\\]|\\b(?:INFO|DEBUG)\\b[:\\] ]|' +
+      '^[ID]\\d{4} \\d\\d:\\d\\d');
   var ERROR_LINE = new RegExp(
-      '^.{0,64}?(?:\\blevel=(?:error|fatal|panic|warn|warning)\\b|' +
-      '\\[(?:ERROR|FATAL|CRITICAL|WARN|WARNING)\\]|\\b(?:ERROR|FATAL|CRITICAL|WARN|WARNING)\\b|' +
-      '^[EFW]\\d{4} \\d\\d:\\d\\d)');
+      '\\blevel=(?:error|fatal|panic|warn|warning)\\b|\\[(?:ERROR|FATAL|CRITICAL|WARN|WARNING)\\]|' +
+      '\\b(?:ERROR|FATAL|CRITICAL|WARN|WARNING)\\b|^[EFW]\\d{4} \\d\\d:\\d\\d');
+
+  function atLevel(line, level) { return level.test(line.slice(0, LEVEL_WITHIN)); }
+
+  function isContext(l) {
+    return atLevel(l, INFO_LINE) && !atLevel(l, ERROR_LINE) && l.indexOf('NCCL INFO') < 0;
+  }
 
   function dropInfoLines(s) {
     var lines = s.split('\n');
     if (lines[lines.length - 1] === '') lines.pop();
-    if (!lines.some(function (l) { return ERROR_LINE.test(l); })) return s;
-    if (!lines.some(function (l) { return INFO_LINE.test(l) && !ERROR_LINE.test(l); })) return s;
-    return lines.filter(function (l) { return !INFO_LINE.test(l) || ERROR_LINE.test(l); })
-        .join('\n') + '\n';
+    if (!lines.some(function (l) { return atLevel(l, ERROR_LINE); })) return s;
+    if (!lines.some(isContext)) return s;
+    return lines.filter(function (l) { return !isContext(l); }).join('\n') + '\n';
   }
 
   function searchText(text) {

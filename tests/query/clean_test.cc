@@ -114,8 +114,11 @@ TEST_CASE("search text drops what varies between two occurrences of one failure"
        "a.cc:2] boom", "starting the engine", "boom"},
       {"info lines alone stay", "level=info msg=\"DCGM successfully initialized\"",
        "level=fatal", "DCGM successfully initialized"},
-      {"a line at no level stays", "NCCL INFO Bootstrap : Using eth0\nsome words here\n"
-       "NCCL WARN boom", "Bootstrap", "some words here"},
+      {"a line at no level stays, and NCCL's INFO trace",
+       "12:00:01 INFO loading\nsome words here\nNCCL INFO Call to connect returned Connection "
+       "refused\nNCCL WARN boom", "loading", "some words here"},
+      {"NCCL's INFO trace is kept beside its WARN", "NCCL INFO Call to connect returned "
+       "Connection refused\nNCCL WARN Connect failed", "level=", "Call to connect returned"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
