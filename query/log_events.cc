@@ -209,6 +209,13 @@ bool in_failure_summary(std::string_view message) {
   return RE2::PartialMatch(message, summary);
 }
 
+// c10's log prefix without its date, at the error or warning level: "[E ProcessGroupNCCL.cpp:495]
+// To avoid data inconsistency, we are taking the entire process down." is no work.
+bool at_error_level(std::string_view message) {
+  static const RE2 c10(R"(^\[[EWF] [\w.-]+:\d+\])");
+  return message.starts_with("[") && RE2::PartialMatch(message, c10);
+}
+
 }  // namespace
 
 bool shows_work(std::string_view lines, std::optional<int> rank, int year, bool frame_before) {
@@ -218,6 +225,10 @@ bool shows_work(std::string_view lines, std::optional<int> rank, int year, bool 
   // Of one line: does it show work, and is it part of a traceback? A blank line or a bare time
   // is neither; the line below a frame is its source line.
   auto look_at = [&](std::string_view text, bool& shows, bool& in_traceback) {
+    // (a progress bar redraws with '\r': what follows the last one is what a terminal shows,
+    // and a leading '\r' is no traceback's indent)
+    if (const size_t cr = text.rfind('\r'); cr != std::string_view::npos)
+      text.remove_prefix(cr + 1);
     const ParsedLine p = parse_line(text, year);
     const size_t start = p.message.find_first_not_of(" \t");
     if (start == std::string_view::npos) return;
@@ -226,7 +237,8 @@ bool shows_work(std::string_view lines, std::optional<int> rank, int year, bool 
     if (source_line || query::in_traceback(p.message)) in_traceback = true;
     // (a launcher tearing the job down, or a kill, is no work: "Sending process 26219 closing
     // signal SIGTERM" right after a save began says it never completed)
-    else if (is_teardown(p.message) || read_kill(p.message) || in_failure_summary(p.message))
+    else if (is_teardown(p.message) || read_kill(p.message) || in_failure_summary(p.message) ||
+             at_error_level(p.message))
       in_traceback = true;
     else if (!p.origin.rank || !rank || p.origin.rank == rank) shows = true;
   };

@@ -2383,4 +2383,39 @@ TEST_CASE("Ray's memory monitor kills a worker for host memory: its rank, config
   CHECK(r.verdict == "configuration");
 }
 
+TEST_CASE("a progress bar's carriage returns show work; other ranks' c10 errors do not") {
+  // Lightning logs "saving model to" before it writes; tqdm redraws each progress line with '\r'
+  // (a leading '\r' had been read as a traceback's indent, so the step-80 save never completed);
+  // the step-160 save is cut short by the kill, and the other ranks' "[E ...]" lines after the
+  // launcher's teardown are no work that would complete it
+  const std::string log =
+      "[2025-05-17 05:24:13,955] torch.distributed.run: [WARNING] start\n"
+      "\rEpoch 0:  19%| | 80/410 [06:13<25:39,  0.21it/s, v_num=4, train_loss=2.924]\n"
+      "Epoch 0, global step 80: 'val_loss' reached 2.92173 (best 2.92173), saving model to "
+      "'/ck/epoch=0-step=80.ckpt' as top 3\n"
+      "\rEpoch 0:  21%| | 90/410 [06:59<24:52,  0.21it/s, v_num=4, train_loss=2.936]\n"
+      "\rEpoch 0:  39%| | 160/410 [12:26<19:25,  0.21it/s, v_num=4, train_loss=2.981]\n"
+      "Epoch 0, global step 160: 'val_loss' reached 2.92241 (best 2.92241), saving model to "
+      "'/ck/epoch=0-step=160.ckpt' as top 3\n"
+      "[2025-05-17 05:41:01,577] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending "
+      "process 1905963 closing signal SIGTERM\n"
+      "[2025-05-17 05:41:26,733] torch.distributed.elastic.multiprocessing.api: [ERROR] failed "
+      "(exitcode: -9) local_rank: 0 (pid: 1905962) of binary: /usr/bin/python\n"
+      "[E ProcessGroupNCCL.cpp:495] To avoid data inconsistency, we are taking the entire process "
+      "down.\n"
+      "[E ProcessGroupNCCL.cpp:495] To avoid data inconsistency, we are taking the entire process "
+      "down.\n";
+  const std::string kernel =
+      "May 17 05:40:58 hgx-b117 kernel: Out of memory: Killed process 1905962 (python) "
+      "total-vm:420638902kB, anon-rss:352321536kB\n";
+  Triage t(test::bundled_store());
+  add_file(t, "run-6872354.out", log);
+  add_file(t, "journalctl-k-hgx-b117.log", kernel);
+  const TriageReport r = t.report();
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 3);  // step 80
+  CHECK(r.safe_to_resume == true);
+  CHECK(r.checkpoint_reason.find("never completed") != std::string::npos);
+}
+
 }  // namespace gpuerr::query
