@@ -261,7 +261,8 @@ void add_triage_command(CLI::App& app, const GlobalOptions& global, Runner& run)
   CLI::App* sub = app.add_subcommand(
       "triage", "Read a job's logs (any ranks, hosts, dmesg; .gz and .zst too): the first fault, "
                 "code or hardware, and whether the last checkpoint is safe");
-  sub->add_option("files", options->files, "Log files or folders of them; none or '-': standard input");
+  sub->add_option("files", options->files,
+                  "Log files or folders of them; none or '-': standard input");
   sub->add_option("--checkpoint-pattern", options->checkpoint_patterns,
                   "An RE2 pattern for your own 'checkpoint saved' lines (repeatable)");
   sub->add_flag("--redact", options->redact,

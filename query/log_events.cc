@@ -363,7 +363,8 @@ XidPlace read_xid_place(std::string_view message) {
 std::optional<std::pair<int, int>> read_collective_mismatch(std::string_view message) {
   if (message.find("Detected mismatch between collectives") == std::string_view::npos)
     return std::nullopt;
-  static const RE2 ranks(R"(\bRank (\d{1,6}) is running collective: .*?, but Rank (\d{1,6}) is running)");
+  static const RE2 ranks(
+      R"(\bRank (\d{1,6}) is running collective: .*?, but Rank (\d{1,6}) is running)");
   int self = 0, other = 0;
   if (!RE2::PartialMatch(message, ranks, &self, &other) || self == other) return std::nullopt;
   return std::make_pair(self, other);
@@ -425,7 +426,8 @@ std::optional<KillLine> read_kill(std::string_view message) {
   else if (RE2::PartialMatch(message, mpirun, &number, &pid, &signal))
     k.rank = number, k.pid = pid;
   else if (RE2::PartialMatch(message, data_loader, &pid)) k.pid = pid;
-  else if (RE2::PartialMatch(message, ray_monitor, &k.host, &pid)) k.host_memory = true, k.pid = pid;
+  else if (RE2::PartialMatch(message, ray_monitor, &k.host, &pid))
+    k.host_memory = true, k.pid = pid;
   else if (RE2::PartialMatch(message, ray_task)) k.host_memory = true;
   else if (RE2::PartialMatch(message, faulthandler)) k.segfault = true;
   else if (RE2::PartialMatch(message, kernel_segfault, &pid)) k.segfault = true, k.pid = pid;

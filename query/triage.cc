@@ -379,8 +379,9 @@ struct Triage::Impl {
       if (const std::optional<int> rank = rank_from_file_name(file))
         note_rank(*rank, file, number);
     const LineOrigin o = origin_of(line, year);
-    if (!o.host.empty() && state.pdsh_hosts.size() < kDateSampleLines && line.size() > o.host.size() &&
-        line.starts_with(o.host) && line.substr(o.host.size()).starts_with(": "))
+    if (!o.host.empty() && state.pdsh_hosts.size() < kDateSampleLines &&
+        line.size() > o.host.size() && line.starts_with(o.host) &&
+        line.substr(o.host.size()).starts_with(": "))
       state.pdsh_hosts.insert(o.host);
     if (o.time && !o.year_guessed) {
       read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*o.time), *o.time);
@@ -750,7 +751,8 @@ struct Triage::Impl {
   // srun saw (a range, "tasks 0-3", is its teardown of the rest).
   void read_srun_exit(const std::string& file, size_t line, std::string_view message) {
     if (!message.starts_with("srun: error: ")) return;
-    static const RE2 exit(R"(^srun: error: ([\w.-]+): task (\d{1,6}): Exited with exit code [1-9])");
+    static const RE2 exit(
+        R"(^srun: error: ([\w.-]+): task (\d{1,6}): Exited with exit code [1-9])");
     std::string host;
     int rank = 0;
     if (read_so_far.launcher_root_by_file.size() >= kMaxFilesTracked ||

@@ -885,7 +885,8 @@ class Judge {
     const std::string& category = no_entry ? f.category : facts(f.entry_id).category;
     const std::string name = !no_entry            ? f.entry_id
                              : f.role == "hang"   ? "a hang"
-                             : f.role == "killed" ? (f.finding == kSegfault ? "a segmentation fault" : "a kill")
+                             : f.role == "killed"
+                                 ? (f.finding == kSegfault ? "a segmentation fault" : "a kill")
                                                   : "an uncaught exception";
     r.verdict_evidence.push_back({f.file, f.line, f.text});
     // The GPU's driver reporting its own failure (an Xid of the driver class: its firmware timed
@@ -1025,9 +1026,10 @@ class Judge {
       // An undated report of an error that a dated line of its host also reports (nvidia-smi
       // -q's "Remapping Failure Occurred: Yes" after the kernel's Xid 64) is that error: the
       // dated one is set against the save.
-      const bool dated_twin = !m.time && std::any_of(memory.begin(), memory.end(), [&](const LogEvent& d) {
-        return d.time && d.entry_id == m.entry_id && may_be_same_host(d.host, m.host);
-      });
+      const bool dated_twin =
+          !m.time && std::any_of(memory.begin(), memory.end(), [&](const LogEvent& d) {
+            return d.time && d.entry_id == m.entry_id && may_be_same_host(d.host, m.host);
+          });
       if (dated_twin) continue;
       if (m.file != last->file && !m.time != !last->time) {  // different clocks: no order
         r.safe_to_resume.reset();
