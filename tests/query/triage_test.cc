@@ -2383,7 +2383,7 @@ TEST_CASE("Ray's memory monitor kills a worker for host memory: its rank, config
   CHECK(r.verdict == "configuration");
 }
 
-TEST_CASE("a progress bar's carriage returns show work; other ranks' c10 errors do not") {
+TEST_CASE("a progress bar's carriage returns show work, other ranks' c10 errors do not") {
   // Lightning logs "saving model to" before it writes; tqdm redraws each progress line with '\r'
   // (a leading '\r' had been read as a traceback's indent, so the step-80 save never completed);
   // the step-160 save is cut short by the kill, and the other ranks' "[E ...]" lines after the
