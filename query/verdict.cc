@@ -627,8 +627,7 @@ class Judge {
     constexpr size_t kFewestRanks = 3;
     constexpr double kAtOnce = 120;  // seconds
     const std::string& category = f.entry_id.empty() ? f.category : facts(f.entry_id).category;
-    if (f.role == "killed" || hardware_like(facts(f.entry_id)) || category == "communication" ||
-        category == "hardware")
+    if (f.role == "killed" || hardware_like(facts(f.entry_id)) || category == "communication")
       return;
     std::set<int> ranks;
     for (const LogEvent& e : in_.events)
