@@ -6,20 +6,22 @@
 
 namespace gpuerr::query {
 
-// Words that every error, save or setting line of interest contains one of; a training log's
-// ordinary progress lines contain none, so most lines stop here. (" fault" with its blank:
+// Words that every error, save or setting line of interest contains one of (and a traceback's
+// frame in code that saves: "in save_checkpoint", "in _full_post_state_dict_hook"); a training
+// log's ordinary progress lines contain none, so most lines stop here. (" fault" with its blank:
 // "Segmentation fault", "MMU Fault", but not torchrun's "[default0]:" prefix on every line.)
 constexpr std::array kCues{
     "error",     "fail",       "xid",         "warn",          "exception",      "assert",
     "terminate", "killed",     "timed out",   "timeout",       "out of memory",  "oom",
     "ecc",       " fault",     "abort",       "sigterm",       "sigkill",        "signal",
-    "exitcode",  "exit code",  "checkpoint",  "saving",        "saved",          "nccl_",
+    "exitcode",  "exit code",  "checkpoint",  "save",          "state_dict",     "nccl_",
     "pytorch_",  "cuda_",      "torch_",      "xla_",          "tf_",            "version",
     "fallen",    "illegal",    "misaligned",  "exhausted",     "mismatch",       "unable",
-    "cannot",    "could not",  "invalid",     "not compatible", "no kernel",     "segmentation",
-    "first observed", "cancelled", "last enqueued", "watchdog",     "heartbeat",  "ckpt",
+    "cannot",    "could not",  "not enough",  "invalid",       "not compatible", "no kernel",
+    "segmentation", "first observed", "cancelled", "last enqueued", "watchdog", "heartbeat",
+    "ckpt",
     "nccl info",  // NCCL INFO lines name the host of a rank's log
-    "link down",   // a network port's (mlx5_core ... ens5f0np0: Link down)
+    "link down",  // a network port's (mlx5_core ... ens5f0np0: Link down)
     "world_rank="};  // Ray Train's table of its workers (pid and address -> rank)
 
 }  // namespace gpuerr::query

@@ -135,13 +135,20 @@ std::optional<SaveLine> read_save(std::string_view message) {
   static const RE2 started(
       R"(saving model to ['"]?\S+|\b(?:saving|writing)\b[^\n]{0,40}?\b(?:checkpoint|ckpt))",
       case_blind());
+  // Hugging Face Trainer's model weights are the first part of its checkpoint: it writes the
+  // optimizer's, scheduler's and trainer's state after them without a line of its own, so the
+  // save has completed once the program goes on (Triage's open saves).
+  static const RE2 first_part(R"(Model weights saved in|split in \d+ checkpoint shards)");
   if (RE2::PartialMatch(message, not_a_save)) return std::nullopt;
   SaveLine save;
   // A save announced ("Checkpoint global_step9 is about to be saved!") also says "saved".
   static const RE2 announced(R"(\b(?:about to be|will be|being) (?:saved|written)\b)",
                              case_blind());
   const bool end_logged = RE2::PartialMatch(message, announced);
-  if (!end_logged && RE2::PartialMatch(message, done)) save.completed = true;
+  if (RE2::PartialMatch(message, first_part))
+    save.completed = false;
+  else if (!end_logged && RE2::PartialMatch(message, done))
+    save.completed = true;
   else if (end_logged || RE2::PartialMatch(message, started_end_logged))
     save.completed = false, save.end_logged = true;
   else if (RE2::PartialMatch(message, started)) save.completed = false;
@@ -183,6 +190,16 @@ bool in_traceback(std::string_view message) {
       R"(^(?:\s|Traceback \(most recent call last\)|File "|\^|~|During handling of|)"
       R"(The above exception|frame #\d|Exception raised from))");
   return RE2::PartialMatch(message, traceback);
+}
+
+bool is_save_frame(std::string_view message) {
+  static const RE2 frame(R"(^\s*File "[^"]*", line \d+, in (\w+))");
+  std::string function;
+  if (!RE2::PartialMatch(message, frame, &function)) return false;
+  for (char& c : function) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool saves = function.find("save") != std::string::npos ||
+                     function.find("state_dict") != std::string::npos;
+  return saves && function.find("load") == std::string::npos;
 }
 
 std::optional<ExceptionLine> read_exception(std::string_view message) {

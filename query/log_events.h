@@ -153,6 +153,11 @@ std::optional<ExceptionLine> read_exception(std::string_view message);
 /// line (indented), carets, the words that join two tracebacks, a C++ frame?
 bool in_traceback(std::string_view message);
 
+/// Is `message` a traceback's frame in code that saves a checkpoint ("in save_checkpoint", "in
+/// _save", "in _full_post_state_dict_hook": a state dict gathered to be written)? Not one that
+/// loads it ("in load_state_dict"), nor activation checkpointing ("in checkpoint").
+bool is_save_frame(std::string_view message);
+
 /// Launcher teardown around a failure (SIGTERM to peers, ChildFailedError, srun and mpirun
 /// exits, `terminate called`, Slurm's cancel): cascade, never a cause. Not a Slurm cancel that
 /// names its reason (`DUE TO TIME LIMIT`, `DUE TO NODE FAILURE`): that one is looked up.

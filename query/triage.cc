@@ -45,6 +45,8 @@ constexpr size_t kLinesWaitedFor = 1 << 16;
 constexpr double kHalfYear = 183 * 86400.0;
 // A file's first lines, read for a full date even when the filter passes over them.
 constexpr size_t kDateSampleLines = 64;
+// A traceback's error is at most this many lines below the frames it ends.
+constexpr size_t kFramesAboveError = 40;
 
 // What reading needs of an entry, read once from the index.
 struct EntryFacts {
@@ -81,6 +83,7 @@ struct FileState {
   // "File ..." line.
   bool last_in_traceback = false, last_frame = false;
   bool unread_after_frame = false;  // the last line read was a traceback's frame
+  size_t save_frame_line = 0;       // the last frame read in code that saves (is_save_frame)
   // The last uncaught exception no entry names (its event's index), and, once a line joins its
   // traceback to the next one, the same index until that next exception line is read.
   std::optional<size_t> last_exception, chained_exception;
@@ -435,6 +438,7 @@ struct Triage::Impl {
       if (hit == std::string_view::npos) {  // the rest, its last line without its '\n'
         std::string_view rest = block.substr(pos);
         while (!rest.empty() && rest.back() == '\n') rest.remove_suffix(1);
+        if (state.open_save) close_open_save(state, rest);  // (the rest may end the file)
         read_skipped(file, state, rest, line + newlines(rest));
         read_so_far.lines += newlines(block.substr(pos)) + 1;
         read_so_far.bytes += block.size() - pos + 1;
@@ -531,6 +535,7 @@ struct Triage::Impl {
       if (read_so_far.settings.size() < kMaxSettings) read_so_far.settings.insert(std::move(s));
     if (std::optional<SaveLine> save = read_save(p.message)) {
       record_save(file, line, text, time, p.origin.year_guessed, *save);
+      read_so_far.checkpoints.back().own_time = p.origin.time.has_value();
       state.open_save.reset();
       if (!save->completed && !save->end_logged) {
         state.open_save = read_so_far.checkpoints.back().order;
@@ -573,6 +578,8 @@ struct Triage::Impl {
     note_traceback_line(state, p.message);
     state.unread_after_frame = state.last_frame;  // (for the lines the filter passes next)
     if (chains_exceptions(p.message)) state.chained_exception = state.last_exception;
+    if (state.last_frame && is_save_frame(p.message)) state.save_frame_line = line;
+    const size_t events_before = read_so_far.events.size();
     if (std::optional<Match> m = match_line(p.message)) {
       add_event(file, line, text, p.origin, time, *m, last_error);
       // (the exception the chain went on to is one an entry names: it says what happened)
@@ -586,6 +593,14 @@ struct Triage::Impl {
         state.chained_exception.reset();
       }
     }
+    if (read_so_far.events.size() > events_before) note_during_save(state, line);
+  }
+
+  // The first error below a traceback's frame in code that saves failed that save.
+  void note_during_save(FileState& state, size_t line) {
+    if (state.save_frame_line == 0 || line - state.save_frame_line > kFramesAboveError) return;
+    read_so_far.events.back().during_save = true;
+    state.save_frame_line = 0;
   }
 
   // pdsh's "node7: " before a line of any kind ("node7: Fatal Python error: Segmentation
@@ -851,8 +866,8 @@ struct Triage::Impl {
     else if (!completed && previous && !previous->completed && previous->file == file && time &&
              previous->time && *time - *previous->time >= kSaveInterval)
       previous->completed = true;
-    checkpoints.push_back(
-        {file, line, time, year_guessed, clipped(text), completed, order, save.group});
+    checkpoints.push_back({file, line, time, year_guessed, clipped(text), completed, order,
+                           save.group, !completed && !save.end_logged});
     if (checkpoints.size() > kMaxCheckpoints) checkpoints.pop_front();
     if (!completed && !save.path.empty() && unfinished_parts.size() < kMaxUnfinishedParts)
       unfinished_parts.insert_or_assign(save.path, checkpoints.back());
@@ -894,6 +909,15 @@ void Triage::add_lines(const std::string& file, size_t first_line, std::string_v
 
 TriageReport Triage::report() const {
   TriageFacts facts = impl_->read_so_far;
+  // A save whose end is never logged, followed to the end of its file by lines given one by one
+  // that the filter passed over (kept unread): it ended if they show the program going on.
+  for (const auto& [path, state] : impl_->files) {
+    if (!state.open_save || state.unread.empty() ||
+        !shows_work(state.unread, state.open_save_rank, impl_->year, state.unread_after_frame))
+      continue;
+    for (CheckpointEvent& c : facts.checkpoints)
+      if (c.order == *state.open_save) c.completed = true;
+  }
   for (const auto& [path, start] : impl_->unfinished_parts)
     if (impl_->groups_with_ended_parts.contains(start.group))
       facts.unfinished_parts.push_back(start);

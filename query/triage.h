@@ -65,6 +65,9 @@ struct LogEvent {
   // direct cause ..."), which says what happened: a DataLoader's ConnectionResetError, then
   // "DataLoader worker (pid N) is killed by signal". Empty otherwise.
   std::string chained_into;
+  // Its traceback passes through a save (a frame in "save_checkpoint", "_save", a state_dict
+  // gathered to be saved): the checkpoint being written when it failed is incomplete.
+  bool during_save = false;
 };
 
 /// A checkpoint save the log reports.
@@ -77,6 +80,8 @@ struct CheckpointEvent {
   bool completed = true;  // false: a "saving ..." line whose "saved" line never came
   size_t order = 0;
   std::string group;  // the checkpoint its path is part of (a step's folder), if it names one
+  bool end_unlogged = false;  // a save whose framework logs no end (Lightning's, see Triage)
+  bool own_time = false;      // its line printed its time (not one inherited from a line above)
 };
 
 /// A place in the input: "file:line".

@@ -9,6 +9,7 @@
 
 #include "query/analyse.h"
 #include "query/log_events.h"
+#include "query/log_line.h"
 #include "query/triage_facts.h"
 
 namespace gpuerr::query {
@@ -57,6 +58,20 @@ constexpr const char* kCollectiveMismatchAction =
     "with `TORCH_DISTRIBUTED_DEBUG=DETAIL`, which checks every collective across the ranks before "
     "running it and names the ranks and operations that differ.";
 constexpr size_t kSameReportLines = 40;  // lines a traceback keeps below its fault's first line
+// A save whose end is never logged, this many seconds before the first fault, had ended: the
+// program went on that long (a save's last part takes seconds to a few minutes).
+constexpr double kSaveSettled = 600;
+// A job whose log was silent this long before its time limit ended it had hung: the limit only
+// ended the wait.
+constexpr double kQuietBeforeLimit = 1800;
+constexpr const char* kHungUntilLimitAction =
+    "Treat it as a hang, not a short time limit: find where the ranks stopped. Read each rank's "
+    "last lines before the silence (the one that stopped first, or never reached the collective "
+    "the others wait in, is the suspect) and the nodes' kernel logs around that time (`sudo dmesg "
+    "-T | grep -E 'NVRM|Xid'`). Before rerunning, make a hang fail fast with a report: a shorter "
+    "`timeout=` in `init_process_group`, `TORCH_NCCL_ASYNC_ERROR_HANDLING=1`, and "
+    "`TORCH_NCCL_DUMP_ON_TIMEOUT=1` for the flight recorder; `py-spy dump --pid <pid>` on a hung "
+    "rank shows where it waits.";
 
 struct Facts {
   std::string role, category, hardware;
@@ -173,6 +188,18 @@ bool in_effect(const std::string& action, const std::set<std::string>& settings)
     if (!seen) return false;
   }
   return any;
+}
+
+// Seconds a job's log was silent before Slurm's time limit ended it: from the last dated line
+// above the limit's line in its file (the time the line inherited) to the time Slurm printed in
+// it ("CANCELLED AT 2024-10-24T05:49:21 DUE TO TIME LIMIT"). Both are the cluster's local time.
+std::optional<double> quiet_before_limit(const LogEvent& f) {
+  static const RE2 limit(R"(CANCELLED AT (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d) DUE TO TIME LIMIT)");
+  std::string at;
+  if (!f.time_inherited || !f.time || !RE2::PartialMatch(f.text, limit, &at)) return std::nullopt;
+  const ParsedLine printed = parse_line(at, 0);
+  if (!printed.origin.time || (f.zone && *f.zone != 0)) return std::nullopt;
+  return *printed.origin.time - *f.time;
 }
 
 class Judge {
@@ -897,6 +924,15 @@ class Judge {
     // A rank the kernel's out-of-memory killer (or Slurm's memory limit) took: the host's memory
     // ran out, which the job's settings size (its memory request, DataLoader workers, batch).
     const bool host_memory = f.role == "killed" && category == "resource";
+    // A time limit that ended a job silent for half an hour or more ended a hang.
+    const std::optional<double> quiet = quiet_before_limit(f);
+    hung_until_limit_ = quiet && *quiet >= kQuietBeforeLimit;
+    if (hung_until_limit_) {
+      r.verdict_reason = "the job printed nothing for " + std::to_string(std::lround(*quiet / 60)) +
+                         " minutes before its time limit ended it: it hung, and the limit only "
+                         "ended the wait; what stopped it is not in the log";
+      return;
+    }
     if (held_elsewhere || host_memory) r.verdict = "configuration";
     else if (category == "application" || category == "resource" || category == "framework")
       r.verdict = "code";
@@ -942,6 +978,31 @@ class Judge {
     return nullptr;
   }
 
+  // The save under way when the first fault came, when the fault's traceback passes through
+  // code that saves: the last save its own file reported above it, or else the last one
+  // reported before it.
+  const CheckpointEvent* cut_short_save(const TriageReport& r) const {
+    if (!r.first_fault || !r.first_fault->during_save) return nullptr;
+    const LogEvent& f = *r.first_fault;
+    const CheckpointEvent *in_file = nullptr, *before = nullptr;
+    for (const CheckpointEvent& c : in_.checkpoints) {
+      if (c.file == f.file && c.line < f.line)
+        in_file = &c;
+      else if (c.file != f.file && !c.time == !f.time && clock_.before(c, f))
+        before = &c;
+    }
+    return in_file ? in_file : before;
+  }
+
+  // Is `c` a part of the save `cut_short` (see cut_short_save): that save's line or one after
+  // it of the same checkpoint, or another rank's part of it. (An earlier line of the same log
+  // naming the same folder, "run19/step_250.pt" before "run19/step_500.pt", is another save.)
+  static bool part_of(const CheckpointEvent& c, const CheckpointEvent& cut_short) {
+    if (&c == &cut_short) return true;
+    return !c.group.empty() && c.group == cut_short.group &&
+           (c.order >= cut_short.order || c.file != cut_short.file);
+  }
+
   void judge_checkpoint(TriageReport& r) {
     std::vector<LogEvent> memory = sorted([](const std::string& role) {
       return role == "memory-error" || role == "memory-notice";
@@ -965,7 +1026,12 @@ class Judge {
           by = std::min(by.value_or(*e.time), *e.time);
       if (by) fault_by->time = by;
     }
+    const CheckpointEvent* cut_short = cut_short_save(r);
     for (const CheckpointEvent& c : in_.checkpoints) {
+      if (cut_short && part_of(c, *cut_short)) {
+        if (!unfinished || unfinished->group != c.group) unfinished = &c;
+        continue;
+      }
       if (r.first_fault && c.file != r.first_fault->file && !c.time != !r.first_fault->time) {
         // No clock to compare them by; but an error of the incident later in the save's own file
         // (the cascade's CUDA error after the Xid in the kernel's log) came after the save, and
@@ -982,9 +1048,12 @@ class Judge {
           r.checkpoints_after_fault.push_back(c);
         continue;
       }
+      const bool settled = !c.completed && c.end_unlogged && c.own_time && fault_by &&
+                           fault_by->time && *fault_by->time - *c.time >= kSaveSettled;
       if (const CheckpointEvent* part = c.completed ? missing_part(c) : nullptr)
         unfinished = part;
-      else if (c.completed) last = &c, unfinished = nullptr;
+      else if (c.completed || settled)
+        last = &c, unfinished = nullptr;
       else unfinished = &c;
     }
     if (!last && unordered) {
@@ -1094,6 +1163,10 @@ class Judge {
       r.first_action = kCollectiveMismatchAction;
       return;
     }
+    if (hung_until_limit_) {
+      r.first_action = kHungUntilLimitAction;
+      return;
+    }
     std::string& reading = r.first_fault->reading;
     if (!reading.empty() && in_effect(reading, in_.settings))
       reading += " (already set in this log, so that alone did not prevent it)";
@@ -1164,6 +1237,7 @@ class Judge {
   std::vector<std::string> set_aside_;  // set_aside() of each of in_.events, in their order
   std::optional<double> job_logs_begin_;  // see job_logs_begin()
   bool collective_mismatch_ = false;       // the hang is ranks in different collectives
+  bool hung_until_limit_ = false;  // a time limit ended a job that had hung (quiet_before_limit)
   std::map<std::string, Facts> facts_;
   std::optional<LogEvent> hardware_event_;  // the line that made the verdict hardware
 };

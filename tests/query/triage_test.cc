@@ -509,6 +509,94 @@ TEST_CASE("a loop that logs only its saves' starts: a later start shows the one 
   CHECK(r.checkpoint_reason.find(":4) never completed") != std::string::npos);
 }
 
+TEST_CASE("a fault whose traceback passes through a save leaves that save incomplete") {
+  const std::string saves =
+      "0: 2026-12-01 04:00:00 INFO saving checkpoint to /ckpt/run19/step_250.pt\n"
+      "0: 2026-12-01 04:00:40 INFO checkpoint saved: /ckpt/run19/step_250.pt\n"
+      "0: 2026-12-01 04:10:00 INFO step 400 loss 3.01\n"
+      "0: 2026-12-01 04:20:00 INFO saving checkpoint to /ckpt/run19/step_500.pt\n";
+  const std::string traceback =
+      "3: Traceback (most recent call last):\n"
+      "3:   File \"train.py\", line 261, in train\n"
+      "3:     save_checkpoint(model, opt, step, args.save)\n"
+      "3:   File \"/opt/conda/lib/python3.11/site-packages/torch/serialization.py\", line 628, in "
+      "save\n"
+      "3:     with _open_zipfile_writer(f) as opened_zipfile:\n"
+      "3: OSError: [Errno 28] No space left on device: '/ckpt/run19/step_500.pt'\n";
+  SUBCASE("the save the fault was in is not the one to resume from") {
+    Triage t(test::bundled_store());
+    t.add_lines("job.out", 1, saves + traceback);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->during_save);
+    REQUIRE(r.last_checkpoint);
+    CHECK(r.last_checkpoint->line == 2);  // step_250, not the step_500 the error cut short
+    CHECK(r.safe_to_resume == true);
+  }
+  SUBCASE("a traceback through training code alone says nothing of the save") {
+    std::string plain = traceback;
+    plain.replace(plain.find("in train\n"), 9, "in step\n");
+    plain.replace(plain.find("in save\n"), 8, "in forward\n");
+    Triage t(test::bundled_store());
+    t.add_lines(
+        "job.out", 1,
+        saves + "0: 2026-12-01 04:21:00 INFO checkpoint saved: /ckpt/run19/step_500.pt\n" + plain);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK_FALSE(r.first_fault->during_save);
+    REQUIRE(r.last_checkpoint);
+    CHECK(r.last_checkpoint->line == 5);
+  }
+}
+
+TEST_CASE("Hugging Face's weights are the first part of its save: complete once work goes on") {
+  const std::string save =
+      "[INFO|trainer.py:3705] 2026-12-01 10:38:56,711 >> Saving model checkpoint to "
+      "out/checkpoint-3450\n"
+      "[INFO|modeling_utils.py:2627] 2026-12-01 10:40:09,262 >> Model weights saved in "
+      "out/checkpoint-3450/model.safetensors\n";
+  const std::string kill =
+      "[2026-12-01 10:40:26,008] torch.distributed.elastic.multiprocessing.api: [WARNING] "
+      "Sending process 394302 closing signal SIGTERM\n"
+      "[2026-12-01 10:40:31,180] torch.distributed.elastic.multiprocessing.api: [ERROR] failed "
+      "(exitcode: -9) local_rank: 0 (pid: 394301) of binary: /usr/bin/python\n";
+  SUBCASE("killed before anything else: the save never completed") {
+    Triage t(test::bundled_store());
+    t.add_lines("node0.log", 1, save + kill);
+    const TriageReport r = t.report();
+    CHECK_FALSE(r.safe_to_resume == true);
+  }
+  SUBCASE("training went on, then the kill: the save completed") {
+    Triage t(test::bundled_store());
+    t.add_lines("node0.log", 1,
+                save + "{'loss': 2.7237, 'grad_norm': 2.264297, 'epoch': 4.54}\n" +
+                    " 48%|####8     | 3460/7200 [33:15<3:58:11,  0.26it/s]\n" + kill);
+    const TriageReport r = t.report();
+    REQUIRE(r.last_checkpoint);
+    CHECK(r.last_checkpoint->line == 2);
+    CHECK(r.safe_to_resume == true);
+  }
+}
+
+TEST_CASE("a time limit that ends a job silent for an hour ended a hang") {
+  auto job = [](const std::string& cancelled_at) {
+    Triage t(test::bundled_store());
+    t.add_lines("slurm-77.out", 1,
+                "2026-12-01 03:50:00 INFO step 280 loss 3.02\n"
+                "slurmstepd: error: *** JOB 77 ON node-3 CANCELLED AT " +
+                    cancelled_at + " DUE TO TIME LIMIT ***\n");
+    return t.report();
+  };
+  const TriageReport hung = job("2026-12-01T05:49:21");
+  REQUIRE(hung.first_fault);
+  CHECK(hung.first_fault->entry_id == "slurm-time-limit");
+  CHECK(hung.verdict == "unknown");
+  CHECK(hung.verdict_reason.find("printed nothing for 119 minutes") != std::string::npos);
+  CHECK(hung.first_action.find("hang") != std::string::npos);
+  const TriageReport working = job("2026-12-01T03:52:00");  // two minutes after its last step
+  CHECK(working.verdict == "configuration");
+}
+
 TEST_CASE("a save whose end is never logged ended when its rank's work goes on after it") {
   // Lightning prints "saving model to" before it writes, and nothing when it is done.
   const std::string save =
