@@ -110,7 +110,8 @@ std::optional<SaveLine> read_save(std::string_view message) {
   // "Saving model checkpoint to" comes before anything is written), DeepSpeed (each rank's
   // "[Torch] Saved <file>." and "Checkpoint <tag> is ready now!"), Megatron and
   // torch.distributed.checkpoint (torchtitan) report them, and as a training loop of one's own
-  // words it: "checkpoint saved", "saved checkpoint", "wrote ckpt", "checkpoint ... written".
+  // words it: "checkpoint saved", "saved checkpoint", "wrote ckpt", "checkpoint ... written"; Ray
+  // Train's "Checkpoint successfully created at: Checkpoint(...)".
   // The word is not taken from inside a path ("Configuration saved in out/checkpoint-9/...").
   static const RE2 done(
       R"(Checkpoint \S+ is ready now|\[Torch\] Saved \S|)"
@@ -118,7 +119,7 @@ std::optional<SaveLine> read_save(std::string_view message) {
       R"(Finished saving the checkpoint|Model weights saved in|)"
       R"(\b(?:saved|wrote|written|stored|committed)\b[^\n/]{0,40}?\b(?:checkpoint|ckpt)|)"
       R"(\b(?:checkpoint|ckpt)\b[^\n/]{0,80}?\b(?:saved|written|stored|committed|complete[d]?|)"
-      R"(finished|done)\b)",
+      R"(finished|done|created)\b)",
       case_blind());
   // Starts of saves whose end the same framework reports: DeepSpeed (each part's "[Torch] Saving
   // <file>..." and the whole's "is about to be saved!"), torchtitan, Hugging Face Trainer,

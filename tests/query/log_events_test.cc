@@ -112,6 +112,9 @@ TEST_CASE("saves are read in the words frameworks and training loops use") {
   CHECK(completed("Checkpoint for step 1000 written to /ckpt/step_1000.pt"));
   CHECK(completed("wrote ckpt /data/run3/ckpt-2000"));
   CHECK(completed("checkpoint save complete (12.3 s)"));
+  CHECK(completed("(RayTrainWorker pid=3034895, ip=10.3.28.228) Checkpoint successfully created "
+                  "at: Checkpoint(filesystem=local, path=/mnt/ray/TorchTrainer/checkpoint_000026)"));
+  CHECK_FALSE(read_save("Created checkpoint directory /ckpt/run7"));  // a folder, not a save
   CHECK(started("Saving checkpoint to /lustre/run7/ckpt/step_12500"));
   CHECK(started("Saving model checkpoint to ./out/checkpoint-1000"));  // Hugging Face, before
   // (its optimizer's and trainer's state follow without a line: open until work goes on)
