@@ -172,9 +172,11 @@ std::optional<std::string> read_resume(std::string_view message) {
       case_blind());
   // The option naming what to resume from, in a command the job script echoes (`set -x`), or a
   // variable it sets for that (`+ RESUME_FROM=/ckpt/step_2800`), and the words frameworks log
-  // when they read a checkpoint back, each followed by its path.
+  // when they read a checkpoint back ("resuming from <path>", Ray Train's "Resuming from
+  // Checkpoint(filesystem=local, path=<path>)"), each followed by its path.
   static const RE2 resume(
       R"((?:--resume(?:[_-]from(?:[_-]checkpoint)?)?[ =]|--load[ =]|\b\w*resume\w*=|)"
+      R"(\bresum(?:ing|ed|e)(?: training)? from\b[^\n/]{0,40}?|)"
       R"(\b(?:load(?:ing|ed)?|resum(?:ing|ed)|restor(?:ing|ed))\b[^\n/]{0,60}?)"
       R"(\b(?:checkpoint|ckpt)\b[^\n/]{0,20}?))"
       R"(['"]?((?:[\w.~-]*/)+[\w.=+@-]+))",
@@ -388,6 +390,19 @@ std::optional<std::pair<int, int>> read_collective_mismatch(std::string_view mes
   return std::make_pair(self, other);
 }
 
+std::optional<int> read_desync_named(std::string_view message) {
+  // (a list of several ranks, "[0, 1, 2] finished collective #9, ...", names no one rank)
+  static const RE2 named(
+      R"(^\s*(?:- )?\[(\d{1,6})\] (?:finished collective #\d+, but didn't join|)"
+      R"(joined but didn't finish) collective #\d+|ranks \[(\d{1,6})\] are the lagging ranks)");
+  if (message.find("collective #") == std::string_view::npos &&
+      message.find("lagging ranks") == std::string_view::npos)
+    return std::nullopt;
+  std::string in_list, never_joined;
+  if (!RE2::PartialMatch(message, named, &in_list, &never_joined)) return std::nullopt;
+  return std::stoi(in_list.empty() ? never_joined : in_list);
+}
+
 std::optional<RayWorker> read_ray_worker(std::string_view message) {
   if (message.find("world_rank=") == std::string_view::npos) return std::nullopt;
   static const RE2 worker(
@@ -425,6 +440,9 @@ std::optional<KillLine> read_kill(std::string_view message) {
   static const RE2 ray_monitor(
       R"(Memory on the node \(IP: ([\d.]+)[^)]*\) where the (?:task|actor) \([^)]*?\bpid=(\d+))");
   static const RE2 ray_task(R"(killed due to the node running low on memory)");
+  // Kubernetes: a container over its memory limit, in `kubectl describe pod` ("Reason:
+  // OOMKilled" under its state or last state) and `kubectl get pods` ("<pod> 0/1 OOMKilled").
+  static const RE2 kubernetes(R"(^\s*Reason:\s+OOMKilled\b|^\s*(\S+)\s+\d+/\d+\s+OOMKilled\b)");
   // Python's faulthandler, in the crashed process's own output; the kernel's report of it
   // ("python[61236]: segfault at 8 ip 00007f... error 4 in libfoo.so[...]").
   static const RE2 faulthandler(R"(^Fatal Python error: Segmentation fault)");
@@ -447,6 +465,8 @@ std::optional<KillLine> read_kill(std::string_view message) {
   else if (RE2::PartialMatch(message, ray_monitor, &k.host, &pid))
     k.host_memory = true, k.pid = pid;
   else if (RE2::PartialMatch(message, ray_task)) k.host_memory = true;
+  else if (RE2::PartialMatch(message, kubernetes, &k.host))
+    k.host_memory = true;
   else if (RE2::PartialMatch(message, faulthandler)) k.segfault = true;
   else if (RE2::PartialMatch(message, kernel_segfault, &pid)) k.segfault = true, k.pid = pid;
   else return std::nullopt;

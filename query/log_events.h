@@ -90,6 +90,12 @@ std::optional<WatchdogLine> read_watchdog(std::string_view message);
 /// first.
 std::optional<std::pair<int, int>> read_collective_mismatch(std::string_view message);
 
+/// The rank a line of PyTorch's desync report names as the cause of a collective's timeout
+/// ("[11] finished collective #2502, but didn't join collective #2503", "[3] joined but didn't
+/// finish collective #17", "ranks [47] are the lagging ranks that caused this timeout"), or
+/// nullopt.
+std::optional<int> read_desync_named(std::string_view message);
+
 /// Ray Train's table of its workers, logged when they start: "- (node_id=..., ip=10.0.0.7,
 /// pid=3634254) world_rank=3, local_rank=3, node_rank=0". The worker's address, pid and rank.
 struct RayWorker {

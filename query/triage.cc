@@ -557,6 +557,9 @@ struct Triage::Impl {
     if (const std::optional<RayWorker> w = read_ray_worker(p.message);
         w && process_of_rank.size() < kMaxProcesses)
       process_of_rank.try_emplace(w->rank, w->ip, w->pid);
+    if (const std::optional<int> named = read_desync_named(p.message);
+        named && read_so_far.desync_named.size() < kMaxProcesses)
+      ++read_so_far.desync_named[*named];
     if (const auto mismatch = read_collective_mismatch(p.message);
         mismatch && read_so_far.mismatch_named.size() < kMaxProcesses)
       read_so_far.mismatch_named.try_emplace(mismatch->first, mismatch->second);

@@ -65,6 +65,8 @@ struct TriageFacts {
   std::map<int, std::map<int, RankProgress>> watchdog;  // process group -> rank -> progress
   // PyTorch's collective mismatch reports: reporting rank -> the rank it named as differing.
   std::map<int, int> mismatch_named;
+  // The ranks PyTorch's desync reports named as the cause of a timeout, with how many lines did.
+  std::map<int, size_t> desync_named;
   // Ranks some line or file name of the input names, each with the first line that did (its
   // file's first line, for a file named for the rank).
   std::map<int, Evidence> ranks_present;

@@ -279,9 +279,26 @@ class Judge {
   // In a hang every rank that reached the collective times out; the one that never issued it
   // has the lowest sequence number. Sequence numbers count per process group.
   void find_hang(TriageReport& r) {
+    if (find_desync_named(r)) return;
     for (const auto& [group, ranks] : in_.watchdog)
       if (find_hang_in(group, ranks, r)) return;
     find_silent_rank(r);
+  }
+
+  // PyTorch's desync report (TORCH_NCCL_DESYNC_DEBUG, on by default in recent releases) asks
+  // every rank, through the store, which collective it reached: the rank it names as lagging,
+  // dead or mismatched is the one to read, whatever the sequence numbers printed say. Of
+  // several reports, the rank most lines name.
+  bool find_desync_named(TriageReport& r) {
+    if (in_.desync_named.empty()) return false;
+    const auto most =
+        std::max_element(in_.desync_named.begin(), in_.desync_named.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; });
+    r.hang_suspect_rank = most->first;
+    r.hang_reason = "PyTorch's desync report names rank " + std::to_string(most->first) +
+                    " as the rank that did not join or did not finish the collective the others "
+                    "timed out in";
+    return true;
   }
 
   // Every rank in the input but one waited for a peer and said so (a collective's timeout, each

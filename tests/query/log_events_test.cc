@@ -150,7 +150,13 @@ TEST_CASE("the checkpoint a job resumes from, in the words frameworks and job sc
        "/mnt/fsx/ckpt/run62/checkpoint_3"},
       {"Restored all states from the checkpoint at /data/ckpt/last.ckpt", "/data/ckpt/last.ckpt"},
       {" successfully loaded checkpoint from /lustre/ckpt at iteration 400", "/lustre/ckpt"},
-      {"+ RESUME_FROM=/lustre/ckpt/sft-v2/restart_002800.h5", "/lustre/ckpt/sft-v2/restart_002800.h5"},
+      {"+ RESUME_FROM=/lustre/ckpt/sft-v2/restart_002800.h5",
+       "/lustre/ckpt/sft-v2/restart_002800.h5"},
+      {"2025-04-18 12:49:32,366 | INFO | ckpt | resuming from /mnt/ckpt/exp12/step_002700.pt",
+       "/mnt/ckpt/exp12/step_002700.pt"},
+      {"(RayTrainWorker pid=3034895, ip=10.3.28.228) Resuming from Checkpoint(filesystem=local, "
+       "path=/mnt/ray/TorchTrainer/checkpoint_000025)",
+       "/mnt/ray/TorchTrainer/checkpoint_000025"},
   };
   for (const auto& [line, path] : resumes) {
     CAPTURE(line);
@@ -159,6 +165,7 @@ TEST_CASE("the checkpoint a job resumes from, in the words frameworks and job sc
   CHECK_FALSE(read_resume("ERROR Failed to load checkpoint from /ckpt/step_9.pt"));
   CHECK_FALSE(read_resume("Saving checkpoint to /ckpt/step_9.pt"));
   CHECK_FALSE(read_resume("Loading dataset from /data/train.jsonl"));  // not a checkpoint
+  CHECK_FALSE(read_resume("resuming from /data/cache failed: no such file"));
   CHECK_FALSE(read_resume("+ OUTPUT_DIR=/lustre/ckpt/sft-v2"));  // where it saves, not resumes
 }
 
@@ -217,6 +224,15 @@ TEST_CASE("kills are read from the kernel, Slurm and the launchers") {
   CHECK_FALSE(read_kill("srun: error: gpu-a01: tasks 0-3: Exited with exit code 1"));
   CHECK_FALSE(read_kill("failed (exitcode: 1) local_rank: 0 (pid: 5540) of binary: python"));
   CHECK_FALSE(read_kill("DataLoader worker (pid 3216) is killed by signal: Bus error."));
+  // Kubernetes: a container over its memory limit
+  const std::optional<KillLine> described = read_kill("      Reason:       OOMKilled");
+  REQUIRE(described);
+  CHECK(described->host_memory);
+  const std::optional<KillLine> listed =
+      read_kill("sft-gpt-7b-l9lsx-master-0   0/1     OOMKilled   0          33m");
+  REQUIRE(listed);
+  CHECK(listed->host_memory);
+  CHECK(listed->host == "sft-gpt-7b-l9lsx-master-0");
 }
 
 TEST_CASE("PyTorch's collective mismatch report names the reporting rank and the other one") {
@@ -226,6 +242,20 @@ TEST_CASE("PyTorch's collective mismatch report names the reporting rank and the
             "9 is running collective: CollectiveFingerPrint(SequenceNumber=20289, "
             "OpType=BROADCAST).") == std::make_pair(7, 9));
   CHECK_FALSE(read_collective_mismatch("Rank 7 is running collective: x, but Rank 9 is running"));
+}
+
+TEST_CASE("PyTorch's desync report names the rank that lagged, when it names one") {
+  CHECK(read_desync_named("\t     [11] finished collective #2502, but didn't join collective "
+                          "#2503 (count from 1)") == 11);
+  CHECK(read_desync_named(
+            "\t   - [47] joined but didn't finish collective #41207 (count from 1)") == 47);
+  CHECK(read_desync_named(" - To our best knowledge, ranks [5] are the lagging ranks that caused "
+                          "this timeout.") == 5);
+  // several ranks in one list are no one rank
+  CHECK_FALSE(
+      read_desync_named("\t     [0, 1, 2] finished collective #41207, but didn't join "
+                        "collective #41208 (count from 1)"));
+  CHECK_FALSE(read_desync_named("[3] started ALLREDUCE"));
 }
 
 TEST_CASE("a segmentation fault is read as a crash, from the process, the kernel and launchers") {

@@ -509,6 +509,36 @@ TEST_CASE("a loop that logs only its saves' starts: a later start shows the one 
   CHECK(r.checkpoint_reason.find(":4) never completed") != std::string::npos);
 }
 
+TEST_CASE("a rank PyTorch's desync report names is the hang's suspect, not the lowest number") {
+  std::string log;
+  for (int rank : {0, 3, 12}) {
+    const std::string r = std::to_string(rank);
+    const std::string seq = rank == 3 ? "2503" : "2506";
+    log += "[rank" + r + "]:[E1129 12:38:11.950886964 ProcessGroupNCCL.cpp:607] [Rank " + r +
+           "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2503, "
+           "OpType=ALLREDUCE, NumelIn=9801523, NumelOut=9801523, Timeout(ms)=1800000) ran for "
+           "1800009 milliseconds before timing out.\n"
+           "[rank" +
+           r + "]:[E1129 12:38:11.953431606 ProcessGroupNCCL.cpp:1664] [PG 0 Rank " + r +
+           "] Exception (either an error or timeout) detected by watchdog at work: 2503, last "
+           "enqueued NCCL work: " +
+           seq +
+           ", last completed NCCL work: 2502.\n"
+           "         - To our best knowledge, the lagging/dead/mismatched ranks that caused the "
+           "desync are:\n"
+           "             [11] finished collective #2502, but didn't join collective #2503 (count "
+           "from 1)\n";
+  }
+  Triage t(test::bundled_store());
+  t.add_lines("job.out", 1, log);
+  const TriageReport r = t.report();
+  REQUIRE(r.hang_suspect_rank);
+  CHECK(*r.hang_suspect_rank == 11);
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->rank == 11);
+  CHECK(r.hang_reason.find("desync report") != std::string::npos);
+}
+
 TEST_CASE("a fault whose traceback passes through a save leaves that save incomplete") {
   const std::string saves =
       "0: 2026-12-01 04:00:00 INFO saving checkpoint to /ckpt/run19/step_250.pt\n"
