@@ -944,7 +944,7 @@ TriageReport Triage::report() const {
     if (comm.first == world) rank_of_process.emplace(process, comm.second);
   // A file named like a task's output ("torchrun_1799683_1.log", Slurm's %j_%t) whose launcher
   // report names another rank as the first to fail is a node's, the task a node's launcher: its
-  // name gives no rank (its events take the launcher's, see name_rank in verdict.cc).
+  // name gives no rank (its events take the launcher's, see name_rank in judge_ranks.cc).
   for (LogEvent& e : facts.events) {
     const auto root = facts.launcher_root_by_file.find(e.file);
     if (e.rank && !e.local_rank && root != facts.launcher_root_by_file.end() &&

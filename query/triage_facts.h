@@ -1,6 +1,6 @@
 // What triage has read from a log, before judging it: the recognised events, checkpoint saves,
 // settings, watchdog progress per rank and launcher lines. Shared by triage.cc (reading) and
-// verdict.cc (judging) only.
+// the judge (judge.h: verdict.cc, judge_ranks.cc, judge_checkpoint.cc) only.
 #pragma once
 
 #include <deque>
@@ -17,7 +17,7 @@
 namespace gpuerr::query {
 
 /// Seconds from a fault to a later save, or a later line of its rank's work, that show the job
-/// went on past it (see survived in verdict.cc).
+/// went on past it (see Judge::survived, verdict.cc).
 constexpr double kSurvivedAfter = 300;
 
 /// One rank's last word on its collectives.
@@ -88,7 +88,7 @@ struct TriageFacts {
   size_t lines = 0, bytes = 0;
   std::optional<double> latest_dated;  // the latest time of a full date (with its year)
   // Each file's first full date among its first lines that are not a kernel's (see
-  // job_logs_begin in verdict.cc: a node's kernel log or syslog goes back to its boot).
+  // Judge::job_logs_begin, verdict.cc: a node's kernel log or syslog goes back to its boot).
   std::map<std::string, double> first_dated_of_file;
   JobPlacement placement;
 };
