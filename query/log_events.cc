@@ -434,6 +434,9 @@ std::optional<KillLine> read_kill(std::string_view message) {
       R"(mpirun noticed that process rank (\d+) with PID (\d+) on node \S+ exited on )"
       R"(signal (9|11)\b)");
   static const RE2 data_loader(R"(DataLoader worker \(pid (\d+)\) is killed by signal: Killed)");
+  // DeepSpeed's launcher on a node: "[... '--local_rank=7', ...] exits with return code = -9".
+  // The command it prints is the last one it started, not the one that died: no local rank.
+  static const RE2 deepspeed(R"(\] exits with return code = (-9|-11)\b)");
   // Ray's memory monitor: "Memory on the node (IP: 10.0.0.7, ID: ...) where the task (..., pid=
   // 1818290, ...) was running was ... Ray killed this worker", and the task's own report, "Task
   // was killed due to the node running low on memory."
@@ -462,6 +465,7 @@ std::optional<KillLine> read_kill(std::string_view message) {
   else if (RE2::PartialMatch(message, mpirun, &number, &pid, &signal))
     k.rank = number, k.pid = pid;
   else if (RE2::PartialMatch(message, data_loader, &pid)) k.pid = pid;
+  else if (RE2::PartialMatch(message, deepspeed, &signal)) k.agent = true;
   else if (RE2::PartialMatch(message, ray_monitor, &k.host, &pid))
     k.host_memory = true, k.pid = pid;
   else if (RE2::PartialMatch(message, ray_task)) k.host_memory = true;

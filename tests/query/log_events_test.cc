@@ -224,6 +224,14 @@ TEST_CASE("kills are read from the kernel, Slurm and the launchers") {
   CHECK_FALSE(read_kill("srun: error: gpu-a01: tasks 0-3: Exited with exit code 1"));
   CHECK_FALSE(read_kill("failed (exitcode: 1) local_rank: 0 (pid: 5540) of binary: python"));
   CHECK_FALSE(read_kill("DataLoader worker (pid 3216) is killed by signal: Bus error."));
+  // DeepSpeed's launcher prints the last command it started, not the dead one's: no local rank
+  const std::optional<KillLine> deepspeed = read_kill(
+      "[ERROR] [launch.py:325:sigkill_handler] ['/usr/bin/python', '-u', 'train.py', "
+      "'--local_rank=7'] exits with return code = -9");
+  REQUIRE(deepspeed);
+  CHECK(deepspeed->agent);
+  CHECK_FALSE(deepspeed->local_rank);
+  CHECK_FALSE(read_kill("['/usr/bin/python', 'train.py'] exits with return code = 1"));
   // Kubernetes: a container over its memory limit
   const std::optional<KillLine> described = read_kill("      Reason:       OOMKilled");
   REQUIRE(described);
