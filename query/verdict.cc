@@ -98,6 +98,14 @@ std::string Judge::outside_job(const LogEvent& e) const {
     return "";
   // (the process an Xid names, when it is one of the job's, makes the GPU the job's too)
   const std::optional<long> named = read_xid_place(e.text).pid;
+  // An Xid of the application class names the process whose fault it was (Xid 13, 31, 43):
+  // when that is none of the job's processes on the host, another program faulted. (Only this
+  // class: in a container NCCL prints other process numbers than the kernel does, and setting
+  // aside a GPU's own failure that way would hide it; the job's own error stays either way.)
+  if (named && e.category == "application" && !processes->second.contains(*named))
+    return "the process it names (pid " + std::to_string(*named) + ") is none of this job's " +
+           std::to_string(counted->second) + " processes on " +
+           (e.host.empty() ? "its host" : e.host);
   for (const auto& [pid, gpus] : processes->second)
     if (gpus.empty() || gpus.contains(*e.gpu) || named == pid) return "";
   return "GPU " + pci_address(*e.gpu) + " is none of the GPUs NCCL named for this job's " +

@@ -1129,6 +1129,25 @@ TEST_CASE("an Xid on another GPU of the rank's host is neither its cascade nor i
   }
 }
 
+TEST_CASE("an application Xid naming none of the job's processes is another program's") {
+  for (const std::string pid : {"7777", "4400"}) {
+    CAPTURE(pid);
+    Triage t(test::bundled_store());
+    add_file(t, "train.log",
+             nccl_init(0, "node-a", 4400, "3b000", 1, 1) +
+                 "[rank0]:2024-05-02 10:05:00,100 ERROR RuntimeError: CUDA error: an illegal "
+                 "memory access was encountered");
+    add_file(t, "kern.log",
+             "May  2 10:01:00 node-a kernel: NVRM: Xid (PCI:0000:3b:00): 31, pid=" + pid +
+                 ", name=VLLM::Worker, channel 0x00000018, intr 00000000. MMU Fault: ENGINE "
+                 "GRAPHICS GPC0 GPCCLIENT_T1_7 faulted @ 0x7f53_04ac7000. Fault is of type "
+                 "FAULT_PDE ACCESS_TYPE_VIRT_READ");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == (pid == "4400" ? "xid-31" : "illegal-memory-access"));
+  }
+}
+
 TEST_CASE("a fault on a host outside the job's counted hosts is listed, not taken first") {
   // nodes 3: a host the input did not name may be node-c; kubernetes: NCCL names pods, the
   // kernel nodes, so no kernel line names a host of NCCL's and node-c may be the job's
