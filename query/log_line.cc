@@ -371,9 +371,12 @@ std::optional<int> rank_from_file_name(std::string_view path) {
   // not a date and a time ("run-20240312-1059.log").
   static const RE2 slurm_task(R"([-_.](\d{3,})[-_.](\d{1,6})\.(?:out|err|log|txt)$)");
   static const RE2 date(R"((?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))");
+  // nor the end of an address in a host's name ("dmesg_ip-10-50-127-116.txt", AWS's style)
+  static const RE2 address(R"((?:^|\D)\d{1,3}[-.]\d{1,3}[-.]\d{1,3}[-.]\d{1,3}\.\w+$)");
   std::string rank, job;
   if (RE2::PartialMatch(name, re, &rank)) return to_int(rank);
-  if (RE2::PartialMatch(name, slurm_task, &job, &rank) && !RE2::FullMatch(job, date))
+  if (RE2::PartialMatch(name, slurm_task, &job, &rank) && !RE2::FullMatch(job, date) &&
+      !RE2::PartialMatch(name, address))
     return to_int(rank);
   return std::nullopt;
 }

@@ -102,7 +102,8 @@ std::string Judge::outside_job(const LogEvent& e) const {
   // when that is none of the job's processes on the host, another program faulted. (Only this
   // class: in a container NCCL prints other process numbers than the kernel does, and setting
   // aside a GPU's own failure that way would hide it; the job's own error stays either way.)
-  if (named && e.category == "application" && !processes->second.contains(*named))
+  if (named && e.entry_id.starts_with("xid-") && e.category == "application" &&
+      !processes->second.contains(*named))
     return "the process it names (pid " + std::to_string(*named) + ") is none of this job's " +
            std::to_string(counted->second) + " processes on " +
            (e.host.empty() ? "its host" : e.host);

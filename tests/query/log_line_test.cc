@@ -132,6 +132,7 @@ TEST_CASE("a per-rank file's name gives its rank") {
   CHECK_FALSE(rank_from_file_name("run-2024-03-05.log"));
   CHECK_FALSE(rank_from_file_name("run-20240312-1059.log"));  // a date and a time
   CHECK_FALSE(rank_from_file_name("dmesg.txt"));
+  CHECK_FALSE(rank_from_file_name("dmesg_T_ip-10-50-127-116.txt"));  // a host named for its address
   // a Kubernetes pod's log: the pod runs a node's ranks
   CHECK_FALSE(rank_from_file_name("kubectl-logs_llm-ft-worker-0.txt"));
   CHECK_FALSE(rank_from_file_name("mpijob-worker-3.log"));
