@@ -200,18 +200,6 @@ inline bool in_effect(const std::string& action, const std::set<std::string>& se
   return any;
 }
 
-// Seconds a job's log was silent before Slurm's time limit ended it: from the last dated line
-// above the limit's line in its file (the time the line inherited) to the time Slurm printed in
-// it ("CANCELLED AT 2024-10-24T05:49:21 DUE TO TIME LIMIT"). Both are the cluster's local time.
-inline std::optional<double> quiet_before_limit(const LogEvent& f) {
-  static const RE2 limit(R"(CANCELLED AT (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d) DUE TO TIME LIMIT)");
-  std::string at;
-  if (!f.time_inherited || !f.time || !RE2::PartialMatch(f.text, limit, &at)) return std::nullopt;
-  const ParsedLine printed = parse_line(at, 0);
-  if (!printed.origin.time || (f.zone && *f.zone != 0)) return std::nullopt;
-  return *printed.origin.time - *f.time;
-}
-
 class Judge {
  public:
   Judge(const TriageFacts& facts, const Store& store);
@@ -258,9 +246,16 @@ class Judge {
   const CheckpointEvent* survived(const LogEvent& e) const;
 
   // When the job's own logs begin: the earliest first date of the files that name a rank (a
-  // rank's file, a line with a rank prefix or a ranked fault), not of a node's kernel log or
-  // syslog, which go back to its boot.
+  // rank's file, a line with a rank prefix or a ranked fault) or hold the job's own errors (a
+  // node's launcher output), not of a node's kernel log or syslog, which go back to its boot.
   std::optional<double> job_logs_begin() const;
+
+  // Seconds the job's logs were silent before Slurm's time limit ended it (`f`, "CANCELLED AT
+  // 2024-10-24T05:49:21 DUE TO TIME LIMIT"; Slurm prints the cluster's local time): from the last
+  // dated line above it in its file, or, when none, from the last dated line of the files that
+  // name a rank, to that time. None when a rank's file has a dated line after it (the teardown
+  // a rank printed tells nothing of when its work stopped).
+  std::optional<double> quiet_before_limit(const LogEvent& f) const;
 
   // Why `e` is not to be taken for the first fault, or "".
   std::string set_aside(const LogEvent& e) const;

@@ -394,6 +394,14 @@ struct Triage::Impl {
     if (o.rank && !o.kernel) note_rank(*o.rank, file, number);
   }
 
+  void note_last_dated(const std::string& file, double time) {
+    auto it = read_so_far.last_dated_of_file.find(file);
+    if (it != read_so_far.last_dated_of_file.end())
+      it->second = std::max(it->second, time);
+    else if (read_so_far.last_dated_of_file.size() < kMaxFilesTracked)
+      read_so_far.last_dated_of_file.emplace(file, time);
+  }
+
   void note_rank(int rank, const std::string& file, size_t line) {
     if (read_so_far.ranks_present.size() < kMaxProcesses)
       read_so_far.ranks_present.try_emplace(rank, Evidence{file, line, ""});
@@ -439,6 +447,9 @@ struct Triage::Impl {
         std::string_view rest = block.substr(pos);
         while (!rest.empty() && rest.back() == '\n') rest.remove_suffix(1);
         if (state.open_save) close_open_save(state, rest);  // (the rest may end the file)
+        if (const std::optional<LineOrigin> dated = last_time_in(rest, year);
+            dated && !dated->year_guessed && !dated->kernel)
+          note_last_dated(file, *dated->time);
         read_skipped(file, state, rest, line + newlines(rest));
         read_so_far.lines += newlines(block.substr(pos)) + 1;
         read_so_far.bytes += block.size() - pos + 1;
@@ -506,6 +517,8 @@ struct Triage::Impl {
       }
     }
     const std::optional<double> time = wall_time(p.origin, state);
+    if (p.origin.time && !p.origin.kernel && !p.origin.year_guessed)
+      note_last_dated(file, *p.origin.time);
     // (a date without its year, its own or the line's it inherits, is moved in report())
     const bool year_guessed = p.origin.year_guessed = state.year_guessed;
     if (time && (p.origin.time || p.origin.uptime)) {
@@ -912,6 +925,13 @@ void Triage::add_lines(const std::string& file, size_t first_line, std::string_v
 
 TriageReport Triage::report() const {
   TriageFacts facts = impl_->read_so_far;
+  // The last dated line of a file whose last lines, given one by one, the filter passed over.
+  for (const auto& [path, state] : impl_->files) {
+    const std::optional<LineOrigin> dated = last_time_in(state.unread, impl_->year);
+    if (!dated || dated->year_guessed || dated->kernel) continue;
+    double& last = facts.last_dated_of_file.try_emplace(path, *dated->time).first->second;
+    last = std::max(last, *dated->time);
+  }
   // A save whose end is never logged, followed to the end of its file by lines given one by one
   // that the filter passed over (kept unread): it ended if they show the program going on.
   for (const auto& [path, state] : impl_->files) {

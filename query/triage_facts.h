@@ -90,6 +90,8 @@ struct TriageFacts {
   // Each file's first full date among its first lines that are not a kernel's (see
   // Judge::job_logs_begin, verdict.cc: a node's kernel log or syslog goes back to its boot).
   std::map<std::string, double> first_dated_of_file;
+  // And each file's last full date, of the lines read and of its last lines (not a kernel's).
+  std::map<std::string, double> last_dated_of_file;
   JobPlacement placement;
 };
 

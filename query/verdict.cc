@@ -127,12 +127,36 @@ const CheckpointEvent* Judge::survived(const LogEvent& e) const {
 std::optional<double> Judge::job_logs_begin() const {
   std::set<std::string> job_files;
   for (const auto& [rank, seen] : in_.ranks_present) job_files.insert(seen.file);
+  // (and a node's launcher output, whose errors name no rank: a torchrun's rendezvous timeout)
+  static const std::set<std::string> job_categories = {"application", "communication",
+                                                       "configuration", "framework", "resource"};
   for (const LogEvent& e : in_.events)
-    if (e.rank || e.local_rank) job_files.insert(e.file);
+    if (e.rank || e.local_rank || e.role == "exception" ||
+        (job_categories.contains(e.category) && !e.entry_id.starts_with("xid-")))
+      job_files.insert(e.file);
   std::optional<double> begin;
   for (const auto& [file, time] : in_.first_dated_of_file)
     if (job_files.contains(file)) begin = std::min(begin.value_or(time), time);
   return begin;
+}
+
+std::optional<double> Judge::quiet_before_limit(const LogEvent& f) const {
+  static const RE2 limit(R"(CANCELLED AT (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d) DUE TO TIME LIMIT)");
+  std::string at;
+  if (!RE2::PartialMatch(f.text, limit, &at) || (f.zone && *f.zone != 0)) return std::nullopt;
+  const std::optional<double> ended = parse_line(at, 0).origin.time;
+  if (!ended) return std::nullopt;
+  if (f.time_inherited && f.time) return *ended - *f.time;
+  std::set<std::string> job_files;
+  for (const auto& [rank, seen] : in_.ranks_present) job_files.insert(seen.file);
+  std::optional<double> last;
+  for (const auto& [file, time] : in_.last_dated_of_file) {
+    if (!job_files.contains(file) || file == f.file) continue;
+    if (time > *ended) return std::nullopt;
+    last = std::max(last.value_or(time), time);
+  }
+  if (!last) return std::nullopt;
+  return *ended - *last;
 }
 
 std::string Judge::set_aside(const LogEvent& e) const {

@@ -627,6 +627,40 @@ TEST_CASE("a time limit that ends a job silent for an hour ended a hang") {
   CHECK(working.verdict == "configuration");
 }
 
+TEST_CASE("a time limit in the launcher's file is set against the ranks' own files") {
+  auto job = [](const std::string& last_step_at) {
+    Triage t(test::bundled_store());
+    t.add_lines("logs/train-7712-0.out", 1,
+                "2026-12-01 03:40:00 INFO step 270 loss 3.05\n" + last_step_at +
+                    " INFO step 280 loss 3.02\n");
+    t.add_lines("slurm-77.out", 1,
+                "slurmstepd: error: *** JOB 77 ON node-3 CANCELLED AT 2026-12-01T05:49:21 DUE TO "
+                "TIME LIMIT ***\n");
+    return t.report();
+  };
+  CHECK(job("2026-12-01 03:50:00").verdict == "unknown");        // two hours of silence
+  CHECK(job("2026-12-01 05:48:30").verdict == "configuration");  // working until the limit
+}
+
+TEST_CASE("a node's launcher output is the job's: an Xid days before it is not the job's") {
+  Triage t(test::bundled_store());
+  t.add_lines("logs/node-a.log", 1,
+              "[2024-04-10 05:21:35,282] torch.distributed.elastic.agent.server.api: [INFO] "
+              "[default] Rendezvous'ing worker group\n"
+              "Traceback (most recent call last):\n"
+              "  File \"/usr/lib/python3/site-packages/torch/distributed/elastic/rendezvous/"
+              "dynamic_rendezvous.py\", line 648, in run\n"
+              "    raise RendezvousTimeoutError\n"
+              "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError\n");
+  t.add_lines("journalctl-k-node-a.log", 1,
+              "Apr 06 18:30:56 node-a kernel: NVRM: Xid (PCI:0000:07:00): 13, pid=55449, "
+              "name=python, Graphics SM Warp Exception on (GPC 4, TPC 1, SM 0): Out Of Range "
+              "Address\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id != "xid-13");
+}
+
 TEST_CASE("a save whose end is never logged ended when its rank's work goes on after it") {
   // Lightning prints "saving model to" before it writes, and nothing when it is done.
   const std::string save =
