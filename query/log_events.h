@@ -1,6 +1,7 @@
 // The non-catalogue lines triage reads: checkpoint saves, settings and versions, collective
 // watchdog sequence numbers, launcher teardown and torchrun's failure summary. One function
-// per kind of line, each a pure reading of one message. Used by triage.cc only.
+// per kind of line, each a pure reading of one message. Used by triage's reader (triage_impl.h)
+// and judge (judge.h) only.
 #pragma once
 
 #include <memory>

@@ -1,5 +1,5 @@
 // What triage has read from a log, before judging it: the recognised events, checkpoint saves,
-// settings, watchdog progress per rank and launcher lines. Shared by triage.cc (reading) and
+// settings, watchdog progress per rank and launcher lines. Shared by the reader (triage_impl.h) and
 // the judge (judge.h: verdict.cc, judge_ranks.cc, judge_checkpoint.cc) only.
 #pragma once
 

@@ -1,0 +1,157 @@
+// Where the job's processes run and which rank a line is: NCCL's lines, an Xid's GPU and process,
+// pdsh's host prefixes, torchrun's failure summary, srun's exits, kills. Part of triage's reader
+// (triage_impl.h).
+#include "query/triage_impl.h"
+
+namespace gpuerr::query {
+
+void Triage::Impl::read_known_host(ParsedLine& p, const FileState& state) const {
+  const size_t colon = p.message.find(": ");
+  if (colon == std::string_view::npos || colon == 0 || colon > 64) return;
+  const std::string host(p.message.substr(0, colon));
+  if (!state.pdsh_hosts.contains(host) &&
+      !read_so_far.placement.hosts.contains(short_host(host)))
+    return;
+  ParsedLine rest = parse_line(p.message.substr(colon + 2), year);
+  if (!rest.origin.host.empty() && short_host(rest.origin.host) != short_host(host)) return;
+  rest.origin.host = host;
+  if (!rest.origin.time) rest.origin.time = p.origin.time, rest.origin.zone = p.origin.zone;
+  if (!rest.origin.rank) rest.origin.rank = p.origin.rank;
+  p = rest;
+}
+
+void Triage::Impl::note_placement(const ParsedLine& p, std::optional<int> file_rank) {
+  JobPlacement& job = read_so_far.placement;
+  if (p.origin.host.empty() || job.overflowed) return;
+  const std::string host = short_host(p.origin.host);
+  if (p.origin.kernel) {
+    if (job.kernel_hosts.size() < kMaxProcesses) job.kernel_hosts.insert(host);
+    return;
+  }
+  const bool nccl = p.origin.pid && p.message.starts_with("NCCL ");
+  if (!p.origin.rank && !nccl) return;
+  if (job.hosts.size() >= kMaxProcesses || processes >= kMaxProcesses ||
+      process_of_rank.size() >= kMaxProcesses) {
+    job.overflowed = true;  // (not a job's logs; nothing is judged outside it)
+    return;
+  }
+  job.hosts.insert(host);
+  if (!nccl) return;
+  std::map<long, std::set<long>>& on_host = job.gpus[host];
+  auto it = on_host.find(*p.origin.pid);
+  if (it == on_host.end()) {
+    it = on_host.emplace(*p.origin.pid, std::set<long>{}).first;
+    ++processes;
+  }
+  // (a NCCL line's "[4]" is its device; a per-rank file's name gives the rank)
+  if (const std::optional<int> rank = p.origin.rank ? p.origin.rank : file_rank)
+    process_of_rank.try_emplace(*rank, host, *p.origin.pid);
+  if (p.message.find("busId") == std::string_view::npos &&
+      p.message.find("nNodes") == std::string_view::npos)
+    return;
+  const std::optional<NcclPlacement> n = read_nccl_placement(p.message);
+  if (!n) return;
+  if (n->bus_id && it->second.size() < kMaxGpusPerProcess) it->second.insert(*n->bus_id);
+  if (n->rank) {  // (the rank in its largest communicator, which may be the job's)
+    auto [comm, added] =
+        comm_rank_of_process.try_emplace({host, *p.origin.pid}, *n->ranks, *n->rank);
+    if (!added && *n->ranks > comm->second.first) comm->second = {*n->ranks, *n->rank};
+  }
+  if (n->nodes) job.nodes = std::max(job.nodes, *n->nodes);
+  if (n->local_ranks) job.local_ranks[host] = std::max(job.local_ranks[host], *n->local_ranks);
+}
+
+void Triage::Impl::place_on_gpu(LogEvent& e, const JobPlacement& job,
+                  const std::map<std::pair<std::string, long>, int>& rank_of_process) const {
+  if (e.entry_id.starts_with("xid-")) {
+    const XidPlace x = read_xid_place(e.text);
+    e.gpu = x.bus_id;
+    if (!e.rank && !e.local_rank) name_rank_of_xid(e, x, job, rank_of_process);
+    return;
+  }
+  std::optional<std::pair<std::string, long>> process;
+  if (e.pid && !e.host.empty()) process.emplace(short_host(e.host), *e.pid);
+  else if (e.rank)
+    if (auto it = process_of_rank.find(*e.rank); it != process_of_rank.end())
+      process = it->second;
+  if (!process) return;
+  auto host = job.gpus.find(process->first);
+  if (host == job.gpus.end()) return;
+  auto gpus = host->second.find(process->second);
+  if (gpus != host->second.end() && gpus->second.size() == 1) e.gpu = *gpus->second.begin();
+}
+
+void Triage::Impl::name_rank_of_xid(LogEvent& e, const XidPlace& x, const JobPlacement& job,
+                             const std::map<std::pair<std::string, long>, int>& rank_of) {
+  const std::string host = job.host_of(e.host);
+  const auto processes = job.gpus.find(host);
+  if (processes == job.gpus.end()) return;
+  std::optional<long> pid;
+  for (const auto& [p, gpus] : processes->second)
+    if (p == x.pid || (x.bus_id && gpus.contains(*x.bus_id))) {
+      if (pid && *pid != p) return;  // two of the job's processes: none is named
+      pid = p;
+    }
+  if (!pid) return;
+  if (auto it = rank_of.find({host, *pid}); it != rank_of.end()) {
+    e.rank = it->second;
+    if (e.host.empty()) e.host = host;
+  }
+}
+
+void Triage::Impl::add_kill(const std::string& file, size_t line, std::string_view text,
+                            const LineOrigin& o, std::optional<double> time, const KillLine& k) {
+  if (read_so_far.kills.size() >= kMaxKills) return;
+  LogEvent e;
+  e.role = "killed";
+  e.category = k.host_memory ? "resource" : "";
+  if (k.segfault) e.finding = kSegfault;
+  e.rank = k.rank ? k.rank : k.agent ? std::nullopt : o.rank;
+  e.local_rank = k.local_rank ? k.local_rank : o.local_rank;
+  e.host = k.host.empty() ? o.host : k.host;
+  e.pid = k.pid ? k.pid : o.pid;
+  e.time = time, e.year_guessed = o.year_guessed;
+  e.time_inherited = time && !o.time && !o.uptime;
+  e.file = file, e.line = line, e.text = clipped(text), e.order = order;
+  e.reading = k.host_memory ? "killed by the out-of-memory killer: the host's memory (RAM) ran "
+                              "out, not the GPU's"
+              : k.segfault ? "crashed with a segmentation fault (SIGSEGV): native code read "
+                             "memory it does not own (an extension's or a library's bug, "
+                             "libraries built for other versions, failing memory); its stack "
+                             "tells which"
+                           : "killed by SIGKILL; this log does not say who sent it (the "
+                             "out-of-memory killer, the scheduler, a person)";
+  read_so_far.kills.push_back(std::move(e));
+}
+
+void Triage::Impl::read_summary_field(const std::string& file, size_t line, const ParsedLine& p) {
+  std::optional<LauncherField> f = read_failure_summary_field(p.message);
+  if (!f || f->name != "rank") return;
+  if (!read_so_far.launcher_summary)
+    read_so_far.launcher_summary = Evidence{file, line, "rank " + f->value};
+  // "7 (local_rank: 3)"
+  static const RE2 ranks(R"(^(\d{1,6})(?:\s*\(local_rank:\s*(\d{1,6})\))?)");
+  std::string rank, local;
+  if (read_so_far.launcher_root_by_file.size() >= kMaxFilesTracked ||
+      read_so_far.launcher_root_by_file.contains(file) ||
+      !RE2::PartialMatch(f->value, ranks, &rank, &local))
+    return;
+  read_so_far.launcher_root_by_file[file] = {
+      std::stoi(rank), local.empty() ? std::nullopt : std::optional<int>(std::stoi(local)),
+      line, ""};
+}
+
+void Triage::Impl::read_srun_exit(const std::string& file, size_t line, std::string_view message) {
+  if (!message.starts_with("srun: error: ")) return;
+  static const RE2 exit(
+      R"(^srun: error: ([\w.-]+): task (\d{1,6}): Exited with exit code [1-9])");
+  std::string host;
+  int rank = 0;
+  if (read_so_far.launcher_root_by_file.size() >= kMaxFilesTracked ||
+      read_so_far.launcher_root_by_file.contains(file) ||
+      !RE2::PartialMatch(message, exit, &host, &rank))
+    return;
+  read_so_far.launcher_root_by_file[file] = {rank, std::nullopt, line, host};
+}
+
+}  // namespace gpuerr::query
