@@ -235,37 +235,69 @@ void Triage::Impl::read_block(const std::string& file, size_t line, std::string_
 }
 
 void Triage::Impl::read_interesting(const std::string& file, size_t line, std::string_view text,
-                      FileState& state, std::string_view unread) {
+                                    FileState& state, std::string_view unread) {
   if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
   note_last_line(state, line, text);
   if (state.open_save && !unread.empty()) close_open_save(state, unread);
   state.unread_after_frame = false;
   std::string printed;  // a coloured line, as printed (see origin_of)
   if (text.find('\x1b') != std::string_view::npos) text = printed = as_printed(text);
-  if (!text.empty() && text.back() == '}') {
-    // A structured logger's record is read as the lines its strings hold, under its number.
-    // Its other fields (stream, time) must not use up the lines of torchrun's failure summary:
-    // the record counts as one line of it.
-    if (const std::optional<std::string> strings = json_record_strings(text)) {
-      const size_t summary_left = state.summary_lines_left;
-      // A field that holds only a time (Docker's "time") dates the record's message, which
-      // would otherwise take the time of the record before: such lines are read first.
-      std::vector<std::string_view> lines;
-      for_each_line(*strings, [&](std::string_view s) { lines.push_back(s); });
-      std::stable_partition(lines.begin(), lines.end(), [&](std::string_view s) {
-        const ParsedLine p = parse_line(s, year);
-        return p.message.empty() && p.origin.time;
-      });
-      for (std::string_view s : lines) read_interesting(file, line, s, state);
-      if (summary_left > 0) state.summary_lines_left = summary_left - 1;
-      else if (state.summary_lines_left > 0) state.summary_lines_left = kSummaryFieldLines;
-      return;
-    }
-  }
+  if (read_json_record(file, line, text, state)) return;
   ++order;
   ParsedLine p = parse_line(text, year);
   if (p.origin.host.empty()) read_known_host(p, state);
   if (!p.origin.rank && !p.origin.local_rank) p.origin.rank = rank_from_file_name(file);
+  const std::optional<double> time = date_line(file, p, state, unread);
+  note_origin(file, line, p, state);
+  if (state.summary_lines_left > 0) {
+    --state.summary_lines_left;
+    read_summary_field(file, line, p);
+  }
+  if (opens_failure_summary(p.message)) state.summary_lines_left = kSummaryFieldLines;
+  const bool last_error = std::exchange(state.last_error_next, says_last_error(p.message));
+  for (std::string& s : read_settings(p.message))
+    if (read_so_far.settings.size() < kMaxSettings) read_so_far.settings.insert(std::move(s));
+  read_save_line(file, line, text, time, p, state);
+  read_launcher_line(file, line, p);
+  const std::optional<KillLine> kill = read_kill(p.message);
+  if (kill) add_kill(file, line, text, p.origin, time, *kill);
+  if (is_teardown(p.message)) {
+    ++read_so_far.teardown_lines;
+    return;
+  }
+  if (!state.named_rank) state.named_rank = rank_from_file_name(file);
+  note_placement(p, *state.named_rank);
+  if (p.message.find(" NCCL INFO ") != std::string_view::npos ||
+      p.message.starts_with("NCCL INFO"))
+    return;  // NCCL's informational trace; its WARN lines are read
+  if (p.origin.time && !p.origin.year_guessed)
+    read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*p.origin.time),
+                                        *p.origin.time);
+  read_error_line(file, line, text, p, time, state, last_error, kill.has_value());
+}
+
+bool Triage::Impl::read_json_record(const std::string& file, size_t line, std::string_view text,
+                                    FileState& state) {
+  if (text.empty() || text.back() != '}') return false;
+  const std::optional<std::string> strings = json_record_strings(text);
+  if (!strings) return false;
+  const size_t summary_left = state.summary_lines_left;
+  // A field that holds only a time (Docker's "time") dates the record's message, which would
+  // otherwise take the time of the record before: such lines are read first.
+  std::vector<std::string_view> lines;
+  for_each_line(*strings, [&](std::string_view s) { lines.push_back(s); });
+  std::stable_partition(lines.begin(), lines.end(), [&](std::string_view s) {
+    const ParsedLine p = parse_line(s, year);
+    return p.message.empty() && p.origin.time;
+  });
+  for (std::string_view s : lines) read_interesting(file, line, s, state);
+  if (summary_left > 0) state.summary_lines_left = summary_left - 1;
+  else if (state.summary_lines_left > 0) state.summary_lines_left = kSummaryFieldLines;
+  return true;
+}
+
+std::optional<double> Triage::Impl::date_line(const std::string& file, ParsedLine& p,
+                                              FileState& state, std::string_view unread) {
   if (p.origin.time) {
     state.look_back_misses = 0;
   } else if (!p.origin.uptime && !unread.empty() && state.look_back_misses < kLookBackMisses) {
@@ -288,6 +320,11 @@ void Triage::Impl::read_interesting(const std::string& file, size_t line, std::s
     }
     state.undated.clear();
   }
+  return time;
+}
+
+void Triage::Impl::note_origin(const std::string& file, size_t line, const ParsedLine& p,
+                               FileState& state) {
   if (p.origin.rank && !p.origin.host.empty() && !p.origin.kernel &&
       host_of_rank.size() < kMaxProcesses)
     host_of_rank.emplace(*p.origin.rank, p.origin.host);
@@ -298,14 +335,11 @@ void Triage::Impl::read_interesting(const std::string& file, size_t line, std::s
     if (state.host.empty()) state.host = p.origin.host;
     else if (state.host != p.origin.host) state.several_hosts = true, state.host.clear();
   }
-  if (state.summary_lines_left > 0) {
-    --state.summary_lines_left;
-    read_summary_field(file, line, p);
-  }
-  if (opens_failure_summary(p.message)) state.summary_lines_left = kSummaryFieldLines;
-  const bool last_error = std::exchange(state.last_error_next, says_last_error(p.message));
-  for (std::string& s : read_settings(p.message))
-    if (read_so_far.settings.size() < kMaxSettings) read_so_far.settings.insert(std::move(s));
+}
+
+void Triage::Impl::read_save_line(const std::string& file, size_t line, std::string_view text,
+                                  std::optional<double> time, const ParsedLine& p,
+                                  FileState& state) {
   if (std::optional<SaveLine> save = read_save(p.message)) {
     record_save(file, line, text, time, p.origin.year_guessed, *save);
     read_so_far.checkpoints.back().own_time = p.origin.time.has_value();
@@ -320,6 +354,9 @@ void Triage::Impl::read_interesting(const std::string& file, size_t line, std::s
     read_so_far.resumed_from =
         CheckpointEvent{file, line, time, p.origin.year_guessed, clipped(text), true, order, ""};
   }
+}
+
+void Triage::Impl::read_launcher_line(const std::string& file, size_t line, const ParsedLine& p) {
   if (std::optional<WatchdogLine> w = read_watchdog(p.message); w && p.origin.rank) {
     RankProgress& r = read_so_far.watchdog[w->group][*p.origin.rank];
     if (w->timed_out_seq)
@@ -336,20 +373,11 @@ void Triage::Impl::read_interesting(const std::string& file, size_t line, std::s
   if (const auto mismatch = read_collective_mismatch(p.message);
       mismatch && read_so_far.mismatch_named.size() < kMaxProcesses)
     read_so_far.mismatch_named.try_emplace(mismatch->first, mismatch->second);
-  const std::optional<KillLine> kill = read_kill(p.message);
-  if (kill) add_kill(file, line, text, p.origin, time, *kill);
-  if (is_teardown(p.message)) {
-    ++read_so_far.teardown_lines;
-    return;
-  }
-  if (!state.named_rank) state.named_rank = rank_from_file_name(file);
-  note_placement(p, *state.named_rank);
-  if (p.message.find(" NCCL INFO ") != std::string_view::npos ||
-      p.message.starts_with("NCCL INFO"))
-    return;  // NCCL's informational trace; its WARN lines are read
-  if (p.origin.time && !p.origin.year_guessed)
-    read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*p.origin.time),
-                                        *p.origin.time);
+}
+
+void Triage::Impl::read_error_line(const std::string& file, size_t line, std::string_view text,
+                                   const ParsedLine& p, std::optional<double> time,
+                                   FileState& state, bool last_error, bool killed) {
   const bool after_traceback = state.last_in_traceback;
   note_traceback_line(state, p.message);
   state.unread_after_frame = state.last_frame;  // (for the lines the filter passes next)
@@ -363,7 +391,7 @@ void Triage::Impl::read_interesting(const std::string& file, size_t line, std::s
       read_so_far.events[*state.chained_exception].chained_into = m->entry_id;
       state.chained_exception.reset();
     }
-  } else if (after_traceback && !kill) {  // (a kill's own report is read as the kill)
+  } else if (after_traceback && !killed) {  // (a kill's own report is read as the kill)
     if (std::optional<ExceptionLine> x = read_exception(p.message)) {
       state.last_exception = add_exception(file, line, text, p.origin, time, *x);
       state.chained_exception.reset();

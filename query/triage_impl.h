@@ -295,6 +295,27 @@ struct Triage::Impl {
   void read_interesting(const std::string& file, size_t line, std::string_view text,
                         FileState& state, std::string_view unread = {});
 
+  // Of a line the filter passed (read_interesting's parts, in order):
+  // a structured logger's record, read as the lines its strings hold (true when it was one);
+  bool read_json_record(const std::string& file, size_t line, std::string_view text,
+                        FileState& state);
+  // its time, its own or one inherited from a dated line above it, which also bounds the
+  // undated events waiting for one;
+  std::optional<double> date_line(const std::string& file, ParsedLine& p, FileState& state,
+                                  std::string_view unread);
+  // the rank and host its prefix names;
+  void note_origin(const std::string& file, size_t line, const ParsedLine& p, FileState& state);
+  // a checkpoint saved or resumed from;
+  void read_save_line(const std::string& file, size_t line, std::string_view text,
+                      std::optional<double> time, const ParsedLine& p, FileState& state);
+  // a launcher's or PyTorch's line about ranks (watchdog progress, srun's exit, Ray's workers,
+  // desync and collective mismatch reports);
+  void read_launcher_line(const std::string& file, size_t line, const ParsedLine& p);
+  // an error an entry names, or an uncaught exception at a traceback's end.
+  void read_error_line(const std::string& file, size_t line, std::string_view text,
+                       const ParsedLine& p, std::optional<double> time, FileState& state,
+                       bool last_error, bool killed);
+
   // The first error below a traceback's frame in code that saves failed that save.
   void note_during_save(FileState& state, size_t line);
 
