@@ -330,6 +330,10 @@ class Judge {
 
   void list_faults(TriageReport& r);
 
+  // The kernel's report of a segmentation fault in a Python extension module (its category
+  // "application", see add_kill) that is `f`'s crash or one on its host near it, if any.
+  const LogEvent* extension_crash(const LogEvent& f) const;
+
   void decide_verdict(TriageReport& r);
 
   // A part of `c`'s checkpoint that started before it and never completed, if any: another

@@ -475,6 +475,10 @@ std::optional<KillLine> read_kill(std::string_view message) {
   else if (RE2::PartialMatch(message, kernel_segfault, &pid)) k.segfault = true, k.pid = pid;
   else return std::nullopt;
   if (signal == -11 || signal == 11) k.segfault = true;
+  // the kernel's report names the module the crash was in: "error 4 in
+  // _sparse_attn_C.cpython-310-x86_64-linux-gnu.so[7f36a58e30+13742]"
+  static const RE2 module(R"(: segfault at .* in ([^\s\[]+)\[)");
+  if (k.segfault) RE2::PartialMatch(message, module, &k.module);
   return k;
 }
 
@@ -483,7 +487,8 @@ bool is_teardown(std::string_view message) {
       R"(Sending process \d+ closing signal SIG|ChildFailedError|failed \(exitcode: -?\d+\)|)"
       R"(srun: error: .*Exited with exit code|\*\*\* (?:STEP|JOB) .* CANCELLED|)"
       R"(mpirun noticed that process rank|terminate called after throwing|)"
-      R"(Signal \d+ \(SIG\w+\) received|exited on signal|Received \w+ death signal)");
+      R"(Signal \d+ \(SIG\w+\) received|exited on signal|Received \w+ death signal|)"
+      R"(SignalException: Process \d+ got signal)");  // torchrun's agent, stopped by a signal
   // Slurm's cancel names its reason when it is not the job's own failure: a cause, looked up.
   static const RE2 cause(R"(CANCELLED AT \S+ DUE TO (?:TIME LIMIT|NODE FAILURE))");
   return RE2::PartialMatch(message, teardown) && !RE2::PartialMatch(message, cause);

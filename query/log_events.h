@@ -140,6 +140,7 @@ struct KillLine {
   bool agent = false;
   std::optional<long> pid;
   std::string host;               // srun names the node
+  std::string module;             // the library a segfault was in, as the kernel's report names it
 };
 std::optional<KillLine> read_kill(std::string_view message);
 /// The finding of a kill that was a segmentation fault (LogEvent::finding).
@@ -166,8 +167,9 @@ bool in_traceback(std::string_view message);
 bool is_save_frame(std::string_view message);
 
 /// Launcher teardown around a failure (SIGTERM to peers, ChildFailedError, srun and mpirun
-/// exits, `terminate called`, Slurm's cancel): cascade, never a cause. Not a Slurm cancel that
-/// names its reason (`DUE TO TIME LIMIT`, `DUE TO NODE FAILURE`): that one is looked up.
+/// exits, `terminate called`, Slurm's cancel, torchrun's agent stopped by a signal): cascade,
+/// never a cause. Not a Slurm cancel that names its reason (`DUE TO TIME LIMIT`, `DUE TO NODE
+/// FAILURE`): that one is looked up.
 bool is_teardown(std::string_view message);
 
 /// Does `message` join two tracebacks of one chain ("During handling of the above exception,

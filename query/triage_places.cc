@@ -104,7 +104,10 @@ void Triage::Impl::add_kill(const std::string& file, size_t line, std::string_vi
   if (read_so_far.kills.size() >= kMaxKills) return;
   LogEvent e;
   e.role = "killed";
-  e.category = k.host_memory ? "resource" : "";
+  // (a crash in a Python extension module, "_C.cpython-310-x86_64-linux-gnu.so", is in compiled
+  // code that the program loaded: its own or a package's, not the driver's or the GPU's)
+  const bool in_extension = k.module.find(".cpython-") != std::string::npos;
+  e.category = k.host_memory ? "resource" : in_extension ? "application" : "";
   if (k.segfault) e.finding = kSegfault;
   e.rank = k.rank ? k.rank : k.agent ? std::nullopt : o.rank;
   e.local_rank = k.local_rank ? k.local_rank : o.local_rank;
@@ -115,6 +118,10 @@ void Triage::Impl::add_kill(const std::string& file, size_t line, std::string_vi
   e.file = file, e.line = line, e.text = clipped(text), e.order = order;
   e.reading = k.host_memory ? "killed by the out-of-memory killer: the host's memory (RAM) ran "
                               "out, not the GPU's"
+              : in_extension
+                  ? "crashed with a segmentation fault in the Python extension " + k.module +
+                        ": compiled code the program loaded (its own "
+                        "extension, or a package built for other versions)"
               : k.segfault ? "crashed with a segmentation fault (SIGSEGV): native code read "
                              "memory it does not own (an extension's or a library's bug, "
                              "libraries built for other versions, failing memory); its stack "

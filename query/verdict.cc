@@ -371,6 +371,14 @@ void Judge::list_faults(TriageReport& r) {
   if (r.first_fault) r.faults.insert(r.faults.begin(), *r.first_fault);
 }
 
+const LogEvent* Judge::extension_crash(const LogEvent& f) const {
+  for (const LogEvent& k : in_.kills)
+    if (k.finding == kSegfault && k.category == "application" && may_be_on_one_host(k, f) &&
+        near(k, f))
+      return &k;
+  return nullptr;
+}
+
 void Judge::decide_verdict(TriageReport& r) {
   if (!r.first_fault) {
     r.verdict_reason = "no fault found in the log";
@@ -400,7 +408,12 @@ void Judge::decide_verdict(TriageReport& r) {
     return;
   }
   const bool no_entry = f.entry_id.empty();  // a kill, a hang, an uncaught exception
-  const std::string& category = no_entry ? f.category : facts(f.entry_id).category;
+  const LogEvent* in_extension = f.finding == kSegfault ? extension_crash(f) : nullptr;
+  if (in_extension && in_extension->file != f.file)
+    r.verdict_evidence.push_back({in_extension->file, in_extension->line, in_extension->text});
+  const std::string& category = in_extension ? in_extension->category
+                                : no_entry   ? f.category
+                                             : facts(f.entry_id).category;
   const std::string name = !no_entry            ? f.entry_id
                            : f.role == "hang"   ? "a hang"
                            : f.role == "killed"

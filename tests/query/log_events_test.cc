@@ -276,6 +276,11 @@ TEST_CASE("a segmentation fault is read as a crash, from the process, the kernel
   REQUIRE(kernel);
   CHECK(kernel->segfault);
   CHECK(kernel->pid == 61236);
+  CHECK(kernel->module == "libtorch_cuda.so");
+  CHECK(read_kill("pt_main_thread[2180734]: segfault at 8 ip 00007fe29601d3 sp 00007ff878876b08 "
+                  "error 4 in _sparse_attn_C.cpython-310-x86_64-linux-gnu.so[7f36a58e30+13742] "
+                  "likely on CPU 154")
+            ->module == "_sparse_attn_C.cpython-310-x86_64-linux-gnu.so");
   const std::optional<KillLine> srun = read_kill("srun: error: gpu-a02: task 6: Segmentation fault");
   REQUIRE(srun);
   CHECK(srun->segfault);
@@ -297,6 +302,13 @@ TEST_CASE("a segmentation fault is read as a crash, from the process, the kernel
   CHECK_FALSE(read_kill("failed (exitcode: -9) local_rank: 1 (pid: 5541) of binary: python")
                   ->segfault);
   CHECK_FALSE(read_kill("Enable faulthandler to debug a Segmentation fault in the workers"));
+}
+
+TEST_CASE("torchrun's agent stopped by a signal is teardown, not an exception of the job") {
+  CHECK(
+      is_teardown("torch.distributed.elastic.multiprocessing.api.SignalException: Process 6155 "
+                  "got signal: 15"));
+  CHECK_FALSE(is_teardown("RuntimeError: CUDA error: an illegal memory access was encountered"));
 }
 
 }  // TEST_SUITE

@@ -1163,6 +1163,25 @@ TEST_CASE("an Xid on another GPU of the rank's host is neither its cascade nor i
   }
 }
 
+TEST_CASE("a segmentation fault the kernel places in a Python extension is the program's") {
+  for (const std::string module :
+       {"fused_moe_cuda.cpython-311-x86_64-linux-gnu.so", "libcuda.so.1"}) {
+    CAPTURE(module);
+    Triage t(test::bundled_store());
+    t.add_lines("train.out", 1,
+                "node-a: 2025-04-08 17:28:20,100 INFO step 40 loss 2.1\n"
+                "node-a: Fatal Python error: Segmentation fault\n");
+    t.add_lines("journalctl-k-node-a.log", 1,
+                "Apr  8 17:28:29 node-a kernel: python[3761292]: segfault at 8 ip 00007fb817e305 "
+                "sp 00007ff813eb3383 error 4 in " +
+                    module + "[7f2a3ab49c+b8ddb]\n");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->role == "killed");
+    CHECK(r.verdict == (module.starts_with("fused") ? "code" : "unknown"));
+  }
+}
+
 TEST_CASE("an application Xid naming none of the job's processes is another program's") {
   for (const std::string pid : {"7777", "4400"}) {
     CAPTURE(pid);
