@@ -282,6 +282,13 @@ const LogEvent& Judge::first_of(const std::vector<LogEvent>& faults) {
     if (network && std::isfinite(by) && !same_place(e, front) &&
         facts(e.entry_id).category != "communication")
       return e;
+    // A hardware error that another process of the same host reported in the same span (its
+    // own "uncorrectable ECC error", beside this "unspecified launch failure", which a GPU's
+    // failure also gives): the GPU's failure reached the host's other processes.
+    if (!hardware && facts(front.entry_id).hardware == "possible" &&
+        hardware_like(facts(e.entry_id)) && !e.host.empty() && may_be_on_one_host(e, front) &&
+        span(front).first <= span(e).second)
+      return e;
     if (e.time_inherited) continue;
     if (!hardware && hardware_like(facts(e.entry_id)) && e.gpu && e.gpu == front.gpu &&
         may_be_on_one_host(e, front))

@@ -1163,6 +1163,24 @@ TEST_CASE("an Xid on another GPU of the rank's host is neither its cascade nor i
   }
 }
 
+TEST_CASE("a GPU's uncorrectable ECC error beside another rank's launch failure is the cause") {
+  auto rank_log = [](int rank, int pid, const std::string& bus, const std::string& error) {
+    return nccl_init(rank, "node-a", pid, bus, 1, 2) + "[rank" + std::to_string(rank) +
+           "]:2025-02-26 16:42:51,000 INFO step 2800 loss 1.9\n" + "[rank" + std::to_string(rank) +
+           "]:Traceback (most recent call last):\n" + "[rank" + std::to_string(rank) +
+           "]:  File \"train.py\", line 40, in <module>\n" + "[rank" + std::to_string(rank) +
+           "]:RuntimeError: CUDA error: " + error + "\n";
+  };
+  Triage t(test::bundled_store());
+  add_file(t, "rank_01.log", rank_log(1, 8752, "43000", "unspecified launch failure"));
+  add_file(t, "rank_05.log", rank_log(5, 8775, "c3000", "uncorrectable ECC error encountered"));
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "uncorrectable-ecc");
+  CHECK(r.first_fault->rank == 5);
+  CHECK(r.verdict == "hardware");
+}
+
 TEST_CASE("a segmentation fault the kernel places in a Python extension is the program's") {
   for (const std::string module :
        {"fused_moe_cuda.cpython-311-x86_64-linux-gnu.so", "libcuda.so.1"}) {
