@@ -204,7 +204,8 @@ bool srun(re2::StringPiece& in, LineOrigin& o, int) {
 }
 
 bool mpirun(re2::StringPiece& in, LineOrigin& o, int) {
-  static const RE2 re(R"(\[\d+,(\d+)\]<std(?:out|err|diag)>:\s*)");  // --tag-output
+  // mpirun --tag-output's "[1,3]<stderr>:" (job, rank), horovodrun's with Gloo "[3]<stderr>:"
+  static const RE2 re(R"(\[(?:\d+,)?(\d+)\]<std(?:out|err|diag)>:\s*)");
   std::string rank;
   if (!RE2::Consume(&in, re, &rank)) return false;
   o.rank = to_int(rank);

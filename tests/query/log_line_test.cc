@@ -20,6 +20,7 @@ TEST_CASE("prefixes give rank, host, process and time, and leave the message") {
       {"torchrun --tee", "[default1]:RuntimeError: boom", {}, 1, "", {}, "RuntimeError: boom"},
       {"srun -l", "12: 2024-06-10 09:00:00,000 INFO x", 12, {}, "", {}, "INFO x"},
       {"mpirun --tag-output", "[1,7]<stderr>:CUDA error: x", 7, {}, "", {}, "CUDA error: x"},
+      {"horovodrun with Gloo", "[7]<stdout>:CUDA error: x", 7, {}, "", {}, "CUDA error: x"},
       {"kubectl --prefix", "[pod/trainer-worker-3/pytorch] RuntimeError: x", {}, {},
        "trainer-worker-3", {}, "RuntimeError: x"},
       {"NCCL", "node7:1234:1290 [3] NCCL WARN Cuda failure 'x'", {}, 3, "node7", 1234,
