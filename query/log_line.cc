@@ -366,8 +366,9 @@ std::optional<int> rank_from_file_name(std::string_view path) {
   const size_t slash = path.rfind('/');
   const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
   // "worker" and "proc" only at the start: a pod named "<job>-worker-1" (Kubeflow's PyTorchJob
-  // and MPIJob) is a node's, whose processes hold several ranks.
-  static const RE2 re(R"((?i)(?:rank|^worker|^proc)[_.-]?(\d{1,6})(?:\D|$))");
+  // and MPIJob) is a node's, whose processes hold several ranks. ("process_2.log": JAX's
+  // process index, the rank of its one process.)
+  static const RE2 re(R"((?i)(?:rank|^worker|^proc(?:ess)?)[_.-]?(\d{1,6})(?:\D|$))");
   // Slurm's per-task output, `--output=train-%j-%t.out`: the job id, then the task's number;
   // not a date and a time ("run-20240312-1059.log").
   static const RE2 slurm_task(R"([-_.](\d{3,})[-_.](\d{1,6})\.(?:out|err|log|txt)$)");

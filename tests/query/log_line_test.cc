@@ -127,6 +127,7 @@ TEST_CASE("a per-rank file's name gives its rank") {
   CHECK(rank_from_file_name("logs/rank_3.log") == 3);
   CHECK(rank_from_file_name("/x/worker-12.out") == 12);
   CHECK(rank_from_file_name("train.rank7.txt") == 7);
+  CHECK(rank_from_file_name("logs/process_2.log") == 2);  // JAX's process index
   CHECK(rank_from_file_name("logs/train-7712-6.out") == 6);  // srun --output=train-%j-%t.out
   CHECK(rank_from_file_name("job_884213_12.err") == 12);
   CHECK_FALSE(rank_from_file_name("slurm-7712.out"));  // the job's, not a task's
