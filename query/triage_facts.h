@@ -44,6 +44,7 @@ struct JobPlacement {
   std::set<std::string> kernel_hosts;      // hosts the kernel's lines name
   std::map<std::string, int> local_ranks;  // host -> processes NCCL counted on it (the most)
   int nodes = 0;                           // hosts NCCL counted (the most of any communicator)
+  int ranks = 0;  // ranks NCCL counted in its largest communicator (the job's world, "nranks 4")
   bool overflowed = false;  // more than triage keeps: then nothing is judged outside the job
 
   /// The job's name for the host a line names, "" when unknown: a line with no host (a

@@ -57,6 +57,7 @@ void Triage::Impl::note_placement(const ParsedLine& p, std::optional<int> file_r
         comm_rank_of_process.try_emplace({host, *p.origin.pid}, *n->ranks, *n->rank);
     if (!added && *n->ranks > comm->second.first) comm->second = {*n->ranks, *n->rank};
   }
+  if (n->ranks) job.ranks = std::max(job.ranks, *n->ranks);
   if (n->nodes) job.nodes = std::max(job.nodes, *n->nodes);
   if (n->local_ranks) job.local_ranks[host] = std::max(job.local_ranks[host], *n->local_ranks);
 }

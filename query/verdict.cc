@@ -92,10 +92,17 @@ std::string Judge::outside_job(const LogEvent& e) const {
                : "";
   }
   const auto processes = job.gpus.find(host);
-  const auto counted = job.local_ranks.find(host);
-  if (!e.gpu || processes == job.gpus.end() || counted == job.local_ranks.end() ||
-      processes->second.size() < static_cast<size_t>(counted->second))
-    return "";
+  if (!e.gpu || processes == job.gpus.end()) return "";
+  // Every one of the job's processes on that host is named: NCCL counted them on the host
+  // (localRanks), or the input named as many processes as its world has ranks (nranks).
+  const auto local = job.local_ranks.find(host);
+  size_t named_in_job = 0;
+  for (const auto& [h, on_host] : job.gpus) named_in_job += on_host.size();
+  const size_t counted = local != job.local_ranks.end() ? static_cast<size_t>(local->second)
+                         : job.ranks > 0 && named_in_job == static_cast<size_t>(job.ranks)
+                             ? processes->second.size()
+                             : 0;
+  if (counted == 0 || processes->second.size() < counted) return "";
   // (the process an Xid names, when it is one of the job's, makes the GPU the job's too)
   const std::optional<long> named = read_xid_place(e.text).pid;
   // An Xid of the application class names the process whose fault it was (Xid 13, 31, 43):
@@ -105,13 +112,11 @@ std::string Judge::outside_job(const LogEvent& e) const {
   if (named && e.entry_id.starts_with("xid-") && e.category == "application" &&
       !processes->second.contains(*named))
     return "the process it names (pid " + std::to_string(*named) + ") is none of this job's " +
-           std::to_string(counted->second) + " processes on " +
-           (e.host.empty() ? "its host" : e.host);
+           std::to_string(counted) + " processes on " + (e.host.empty() ? "its host" : e.host);
   for (const auto& [pid, gpus] : processes->second)
     if (gpus.empty() || gpus.contains(*e.gpu) || named == pid) return "";
   return "GPU " + pci_address(*e.gpu) + " is none of the GPUs NCCL named for this job's " +
-         std::to_string(counted->second) + " processes on " +
-         (e.host.empty() ? "its host" : e.host);
+         std::to_string(counted) + " processes on " + (e.host.empty() ? "its host" : e.host);
 }
 
 const CheckpointEvent* Judge::survived(const LogEvent& e) const {

@@ -1200,6 +1200,28 @@ TEST_CASE("a segmentation fault the kernel places in a Python extension is the p
   }
 }
 
+TEST_CASE("without NCCL's per-host counts, a world whose every rank is named places the job") {
+  std::string log;
+  for (int rank : {0, 1}) {
+    const std::string r = std::to_string(rank);
+    log += r + ": nid000252:2641" + r + ":26627 [" + r + "] NCCL INFO comm 0x55f2e742b935 rank " +
+           r + " nranks 2 cudaDev " + r + " nvmlDev " + r + " busId " + (rank ? "ab000" : "9a000") +
+           " commId 0xc6b9ac6f92ea5edd - Init COMPLETE\n";
+  }
+  log +=
+      "0: 2024-01-10 17:45:00,100 ERROR torch.cuda.OutOfMemoryError: CUDA out of memory. "
+      "Tried to allocate 2.00 GiB\n";
+  Triage t(test::bundled_store());
+  t.add_lines("slurm-4722917.out", 1, log);
+  t.add_lines("dmesg-T.txt", 1,
+              "[Wed Jan 10 17:42:15 2024] NVRM: Xid (PCI:0000:3a:00): 13, pid=601970, "
+              "name=python3, Graphics SM Warp Exception on (GPC 6, TPC 3, SM 0): Out Of Range "
+              "Address\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "cuda-out-of-memory");  // 3a:00 is none of the job's GPUs
+}
+
 TEST_CASE("an application Xid naming none of the job's processes is another program's") {
   for (const std::string pid : {"7777", "4400"}) {
     CAPTURE(pid);
