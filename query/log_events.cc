@@ -106,17 +106,16 @@ std::optional<SaveLine> read_save(std::string_view message) {
       R"(\b(?:fail\w*|error|unable|cannot|could ?n[o']t|not (?:be )?saved|skip\w*|abort\w*|)"
       R"(load\w*|restor\w*|resum\w*)\b)",
       case_blind());
-  // Completed saves, as PyTorch Lightning, Hugging Face Trainer ("Model weights saved in"; its
-  // "Saving model checkpoint to" comes before anything is written), DeepSpeed (each rank's
-  // "[Torch] Saved <file>." and "Checkpoint <tag> is ready now!"), Megatron and
-  // torch.distributed.checkpoint (torchtitan) report them, and as a training loop of one's own
-  // words it: "checkpoint saved", "saved checkpoint", "wrote ckpt", "checkpoint ... written"; Ray
-  // Train's "Checkpoint successfully created at: Checkpoint(...)".
+  // Completed saves, as PyTorch Lightning, DeepSpeed (each rank's "[Torch] Saved <file>." and
+  // "Checkpoint <tag> is ready now!"), Megatron and torch.distributed.checkpoint (torchtitan)
+  // report them, and as a training loop of one's own words it: "checkpoint saved", "saved
+  // checkpoint", "wrote ckpt", "checkpoint ... written"; Ray Train's "Checkpoint successfully
+  // created at: Checkpoint(...)". (Hugging Face Trainer's are read as first_part, below.)
   // The word is not taken from inside a path ("Configuration saved in out/checkpoint-9/...").
   static const RE2 done(
       R"(Checkpoint \S+ is ready now|\[Torch\] Saved \S|)"
       R"(Async checkpoint save for step \d+ .*finalized successfully|)"
-      R"(Finished saving the checkpoint|Model weights saved in|)"
+      R"(Finished saving the checkpoint|)"
       R"(\b(?:saved|wrote|written|stored|committed)\b[^\n/]{0,40}?\b(?:checkpoint|ckpt)|)"
       R"(\b(?:checkpoint|ckpt)\b[^\n/]{0,80}?\b(?:saved|written|stored|committed|complete[d]?|)"
       R"(finished|done|created)\b)",
