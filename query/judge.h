@@ -250,6 +250,9 @@ class Judge {
   // node's launcher output), not of a node's kernel log or syslog, which go back to its boot.
   std::optional<double> job_logs_begin() const;
 
+  // The files the input named a rank in (a rank's file, a line with a rank's prefix).
+  std::set<std::string> files_of_ranks() const;
+
   // Seconds the job's logs were silent before Slurm's time limit ended it (`f`, "CANCELLED AT
   // 2024-10-24T05:49:21 DUE TO TIME LIMIT"; Slurm prints the cluster's local time): from the last
   // dated line above it in its file, or, when none, from the last dated line of the files that
@@ -379,6 +382,7 @@ class Judge {
   std::string hang_entry_;  // the entry of the timeouts that named a silent rank
   std::vector<std::string> set_aside_;  // set_aside() of each of in_.events, in their order
   std::optional<double> job_logs_begin_;  // see job_logs_begin()
+  size_t processes_named_ = 0;  // the job's processes the input named, on all hosts (NCCL's)
   bool collective_mismatch_ = false;       // the hang is ranks in different collectives
   bool hung_until_limit_ = false;  // a time limit ended a job that had hung (quiet_before_limit)
   std::map<std::string, Facts> facts_;

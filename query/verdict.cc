@@ -35,6 +35,7 @@ Judge::Judge(const TriageFacts& facts, const Store& store) : in_(facts), store_(
         }))
       lone_kernel_host_ = kernel_host;
   }
+  for (const auto& [host, on_host] : job.gpus) processes_named_ += on_host.size();
   job_logs_begin_ = job_logs_begin();
   for (const LogEvent& e : in_.events) set_aside_.push_back(set_aside(e));
 }
@@ -96,10 +97,8 @@ std::string Judge::outside_job(const LogEvent& e) const {
   // Every one of the job's processes on that host is named: NCCL counted them on the host
   // (localRanks), or the input named as many processes as its world has ranks (nranks).
   const auto local = job.local_ranks.find(host);
-  size_t named_in_job = 0;
-  for (const auto& [h, on_host] : job.gpus) named_in_job += on_host.size();
   const size_t counted = local != job.local_ranks.end() ? static_cast<size_t>(local->second)
-                         : job.ranks > 0 && named_in_job == static_cast<size_t>(job.ranks)
+                         : job.ranks > 0 && processes_named_ == static_cast<size_t>(job.ranks)
                              ? processes->second.size()
                              : 0;
   if (counted == 0 || processes->second.size() < counted) return "";
@@ -129,9 +128,14 @@ const CheckpointEvent* Judge::survived(const LogEvent& e) const {
   return nullptr;
 }
 
+std::set<std::string> Judge::files_of_ranks() const {
+  std::set<std::string> files;
+  for (const auto& [rank, seen] : in_.ranks_present) files.insert(seen.file);
+  return files;
+}
+
 std::optional<double> Judge::job_logs_begin() const {
-  std::set<std::string> job_files;
-  for (const auto& [rank, seen] : in_.ranks_present) job_files.insert(seen.file);
+  std::set<std::string> job_files = files_of_ranks();
   // (and a node's launcher output, whose errors name no rank: a torchrun's rendezvous timeout)
   static const std::set<std::string> job_categories = {"application", "communication",
                                                        "configuration", "framework", "resource"};
@@ -152,8 +156,7 @@ std::optional<double> Judge::quiet_before_limit(const LogEvent& f) const {
   const std::optional<double> ended = parse_line(at, 0).origin.time;
   if (!ended) return std::nullopt;
   if (f.time_inherited && f.time) return *ended - *f.time;
-  std::set<std::string> job_files;
-  for (const auto& [rank, seen] : in_.ranks_present) job_files.insert(seen.file);
+  const std::set<std::string> job_files = files_of_ranks();
   std::optional<double> last;
   for (const auto& [file, time] : in_.last_dated_of_file) {
     if (!job_files.contains(file) || file == f.file) continue;
