@@ -58,8 +58,11 @@ const std::vector<NumberContext> kNumberContexts = {
     {"cu", {"call to cu", R"(\[(\d+)\][ \t]*Call to cu[A-Z])"}, true},
     // TensorFlow's and XLA's stream executor: "failed call to cuInit: UNKNOWN ERROR (303)"
     {"cu", {"failed call to cu", R"(\bfailed call to cu[A-Z]\w*:[^\n(]{0,40}\((\d+)\))"}, true},
-    // A driver call named with the number it failed with: CP2K's "cuInit failed with error:  34"
-    {"cu", {"failed with", R"(\bcu[A-Z]\w*(?:\(\))?[ \t]+failed with (?:error|code)[ \t]*:?[ \t]*(\d+)\b)"}, true},
+    // A driver call named with the number it failed with: CP2K's "cuInit failed with error:  34",
+    // the HPC SDK's allocator "cuMemHostAlloc returns error code 201"
+    {"cu", {"failed with|returns error|returned error",
+            R"(\bcu[A-Z]\w*(?:\(\))?[ \t]+(?:failed with|returns|returned) (?:error[ \t]+code|error|code)[ \t]*:?[ \t]*(\d+)\b)"},
+     true},
     // The NVIDIA HPC SDK's (PGI's) OpenACC runtime: "call to cuStreamSynchronize returned error
     // 700: Illegal address during kernel execution", "call to cuInit returned error 999: Unknown"
     {"cu", {"returned error", R"(\bcall to cu[A-Z]\w*[ \t]+returned error[ \t]+(\d+)\b)"}, true},

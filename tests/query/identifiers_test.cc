@@ -44,6 +44,8 @@ TEST_CASE("error names and numbers in context become code keys") {
       {"!!!! kernel execution error. (m: 768, n: 2, k: 3072, error: 13)", {"cublas:13"}},
       {"cuInit err: 999", {"cuinit", "cu_init", "cu:999"}},
       {"ERROR: cuInit failed with error:  34", {"cuinit", "cu_init", "cu:34"}},  // CP2K
+      {"malloc: cuMemHostAlloc returns error code 201",  // the HPC SDK's allocator
+       {"cumemhostalloc", "cu_mem_host_alloc", "cu:201"}},
       // the NVIDIA HPC SDK's OpenACC runtime
       {"call to cuStreamSynchronize returned error 700: Illegal address during kernel execution",
        {"custreamsynchronize", "cu_stream_synchronize", "cu:700"}},
