@@ -251,9 +251,12 @@ void Triage::Impl::read_interesting(const std::string& file, size_t line, std::s
   note_origin(file, line, p, state);
   if (state.summary_lines_left > 0) {
     --state.summary_lines_left;
-    read_summary_field(file, line, p);
+    read_summary_field(file, line, p, state);
   }
-  if (opens_failure_summary(p.message)) state.summary_lines_left = kSummaryFieldLines;
+  if (opens_failure_summary(p.message) || opens_failures_list(p.message)) {
+    state.summary_lines_left = kSummaryFieldLines;
+    state.summary = SummaryBlock{.root = opens_failure_summary(p.message)};
+  }
   const bool last_error = std::exchange(state.last_error_next, says_last_error(p.message));
   for (std::string& s : read_settings(p.message))
     if (read_so_far.settings.size() < kMaxSettings) read_so_far.settings.insert(std::move(s));

@@ -63,6 +63,15 @@ struct EntryFacts {
   std::string role, category;
 };
 
+// One block of torchrun's failure summary, under "Failures:" or "Root Cause (first observed
+// failure):": "[0]:", then "host : node3", "rank : 5 (local_rank: 1)", "exitcode : -6 (pid: 7788)".
+struct SummaryBlock {
+  bool root = false;  // the root cause's block
+  std::string host;
+  std::optional<int> rank;
+  std::optional<long> pid;
+};
+
 // Per input file: the recent past, for lines that carry no prefix of their own.
 struct FileState {
   std::optional<double> last_time;
@@ -74,6 +83,7 @@ struct FileState {
   size_t lines_sampled = 0;       // of its first lines, read for a full date (see sample_date)
   size_t look_back_misses = 0;    // look-backs in a row that found no dated line
   size_t summary_lines_left = 0;  // inside torchrun's failure summary block
+  SummaryBlock summary;           // the block of it being read
   bool last_error_next = false;   // the line read before ended in NCCL's "Last error:"
   size_t last_line = 0;           // the last line that is not blank, read or passed over
   std::string last_text;          // and its text (clipped)
@@ -349,7 +359,9 @@ struct Triage::Impl {
   void add_kill(const std::string& file, size_t line, std::string_view text, const LineOrigin& o,
                 std::optional<double> time, const KillLine& k);
 
-  void read_summary_field(const std::string& file, size_t line, const ParsedLine& p);
+  void read_summary_field(const std::string& file, size_t line, const ParsedLine& p,
+                          FileState& state);
+  void note_summary_process(const SummaryBlock& block);
 
   // srun's report of a task's failed exit; the first in a file is the first task to fail that
   // srun saw (a range, "tasks 0-3", is its teardown of the rest).

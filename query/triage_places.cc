@@ -85,14 +85,16 @@ void Triage::Impl::place_on_gpu(LogEvent& e, const JobPlacement& job,
 void Triage::Impl::name_rank_of_xid(LogEvent& e, const XidPlace& x, const JobPlacement& job,
                              const std::map<std::pair<std::string, long>, int>& rank_of) {
   const std::string host = job.host_of(e.host);
-  const auto processes = job.gpus.find(host);
-  if (processes == job.gpus.end()) return;
+  if (host.empty()) return;
   std::optional<long> pid;
-  for (const auto& [p, gpus] : processes->second)
-    if (p == x.pid || (x.bus_id && gpus.contains(*x.bus_id))) {
-      if (pid && *pid != p) return;  // two of the job's processes: none is named
-      pid = p;
-    }
+  if (const auto processes = job.gpus.find(host); processes != job.gpus.end())
+    for (const auto& [p, gpus] : processes->second)
+      if (p == x.pid || (x.bus_id && gpus.contains(*x.bus_id))) {
+        if (pid && *pid != p) return;  // two of the job's processes: none is named
+        pid = p;
+      }
+  // (or a process only a launcher named, in torchrun's failure summary: its pid alone)
+  if (!pid) pid = x.pid;
   if (!pid) return;
   if (auto it = rank_of.find({host, *pid}); it != rank_of.end()) {
     e.rank = it->second;
@@ -132,21 +134,53 @@ void Triage::Impl::add_kill(const std::string& file, size_t line, std::string_vi
   read_so_far.kills.push_back(std::move(e));
 }
 
-void Triage::Impl::read_summary_field(const std::string& file, size_t line, const ParsedLine& p) {
+void Triage::Impl::read_summary_field(const std::string& file, size_t line, const ParsedLine& p,
+                                      FileState& state) {
   std::optional<LauncherField> f = read_failure_summary_field(p.message);
-  if (!f || f->name != "rank") return;
-  if (!read_so_far.launcher_summary)
-    read_so_far.launcher_summary = Evidence{file, line, "rank " + f->value};
+  if (!f) return;
+  SummaryBlock& block = state.summary;
+  if (f->name == "block") {  // "[1]:": the next rank's block; the list may be long
+    block = SummaryBlock{.root = block.root};
+    state.summary_lines_left = kSummaryFieldLines;
+    return;
+  }
+  if (f->name == "host") block.host = f->value;
+  // "-6 (pid: 7788)"
+  static const RE2 pid(R"(\(pid:\s*(\d{1,9})\))");
+  if (long n = 0; f->name == "exitcode" && RE2::PartialMatch(f->value, pid, &n)) block.pid = n;
+  if (f->name != "rank") {
+    note_summary_process(block);
+    return;
+  }
   // "7 (local_rank: 3)"
   static const RE2 ranks(R"(^(\d{1,6})(?:\s*\(local_rank:\s*(\d{1,6})\))?)");
   std::string rank, local;
+  if (!RE2::PartialMatch(f->value, ranks, &rank, &local)) return;
+  block.rank = std::stoi(rank);
+  note_summary_process(block);
+  if (!block.root) return;
+  if (!read_so_far.launcher_summary)
+    read_so_far.launcher_summary = Evidence{file, line, "rank " + f->value};
   if (read_so_far.launcher_root_by_file.size() >= kMaxFilesTracked ||
-      read_so_far.launcher_root_by_file.contains(file) ||
-      !RE2::PartialMatch(f->value, ranks, &rank, &local))
+      read_so_far.launcher_root_by_file.contains(file))
     return;
   read_so_far.launcher_root_by_file[file] = {
-      std::stoi(rank), local.empty() ? std::nullopt : std::optional<int>(std::stoi(local)),
-      line, ""};
+      *block.rank, local.empty() ? std::nullopt : std::optional<int>(std::stoi(local)), line,
+      ""};
+}
+
+// A block that names a rank's host and process ties them as NCCL's lines do: an Xid's or the
+// out-of-memory killer's pid on that host is that rank's. (Not "localhost": torchrun prints the
+// host's own name for it, which the kernel's lines do not use.)
+void Triage::Impl::note_summary_process(const SummaryBlock& block) {
+  if (!block.rank || !block.pid || block.host.empty() || block.host == "localhost") return;
+  JobPlacement& job = read_so_far.placement;
+  if (job.overflowed || process_of_rank.size() >= kMaxProcesses ||
+      job.hosts.size() >= kMaxProcesses)
+    return;
+  const std::string host = short_host(block.host);
+  process_of_rank.try_emplace(*block.rank, host, *block.pid);
+  job.hosts.insert(host);
 }
 
 void Triage::Impl::read_srun_exit(const std::string& file, size_t line, std::string_view message) {

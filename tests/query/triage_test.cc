@@ -1965,6 +1965,49 @@ TEST_CASE("the GPU's driver failing on a node is the node's fault, a driver mism
   }
 }
 
+TEST_CASE("an Xid's pid is the rank torchrun's failure summary gave that process on that host") {
+  // no NCCL lines: only the node's launcher output ties process 7788 to rank 5, in the list of
+  // failures above the root cause
+  const std::string launcher =
+      "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+      "============================================================\n"
+      "train.py FAILED\n"
+      "------------------------------------------------------------\n"
+      "Failures:\n"
+      "[1]:\n"
+      "  time      : 2026-11-30_09:14:03\n"
+      "  host      : gpu-b07.cluster\n"
+      "  rank      : 5 (local_rank: 1)\n"
+      "  exitcode  : -6 (pid: 7788)\n"
+      "  error_file: <N/A>\n"
+      "  traceback : Signal 6 (SIGABRT) received by PID 7788\n"
+      "------------------------------------------------------------\n"
+      "Root Cause (first observed failure):\n"
+      "[0]:\n"
+      "  time      : 2026-11-30_09:14:02\n"
+      "  host      : gpu-b07.cluster\n"
+      "  rank      : 4 (local_rank: 0)\n"
+      "  exitcode  : 1 (pid: 7787)\n"
+      "  error_file: <N/A>\n"
+      "============================================================\n";
+  for (const std::string pid : {"7788", "9999"}) {  // 9999: no process the summary named
+    CAPTURE(pid);
+    Triage t(test::bundled_store());
+    add_file(t, "launcher-node1.log", launcher);
+    add_file(t, "gpu-b07-dmesg.txt",
+             "[Mon Nov 30 09:13:58 2026] NVRM: Xid (PCI:0000:3b:00): 79, pid=" + pid +
+                 ", name=python, GPU has fallen off the bus.\n");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "xid-79");
+    CHECK(r.first_fault->host == "gpu-b07");
+    if (pid == "7788") CHECK(r.first_fault->rank == 5);
+    else CHECK_FALSE(r.first_fault->rank);
+    REQUIRE(r.launcher_first_failure);  // the root cause's block, not the list's
+    CHECK(r.launcher_first_failure->text == "rank 4 (local_rank: 0)");
+  }
+}
+
 TEST_CASE("an Xid's rank from NCCL's communicator lines, when no line names a rank") {
   // DeepSpeed's launcher runs pdsh with the hosts' addresses; NCCL's lines say each process's
   // rank in the job's communicator (and in smaller ones, which do not count)
