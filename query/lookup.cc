@@ -210,6 +210,42 @@ void drop_subsumed_signatures(const Store& store, const std::string& shown,
   }
 }
 
+// A warning may quote a status on its way: PyTorch's "UserWarning: Plan failed with a
+// cudnnException: ... CUDNN_STATUS_NOT_SUPPORTED" is printed while it moves on to the next plan.
+// The status's entry is named by a code or signature too, but that is no evidence of its own
+// when every line that names it is a line of such a warning (one a warning's signature matches,
+// printed as a warning: "UserWarning", "WARNING"): its code and signature are dropped, so the
+// warning is the answer. An entry also named on any other line (an error line a warning's
+// signature also matches, "[E:onnxruntime:...] ... cannot open shared object file"), or only
+// across lines, keeps its evidence.
+void drop_evidence_inside_warnings(const Store& store, const std::string& shown,
+                                   std::map<std::string, Evidence>& evidence) {
+  std::set<std::string> warnings, others;
+  for (const auto& [id, e] : evidence)
+    if (!e.code.empty() || !e.signature.empty())
+      (store.role(id) == "warning" ? warnings : others).insert(id);
+  if (warnings.empty() || others.empty()) return;
+  std::set<std::string> inside, outside;
+  for_each_line(shown, [&](std::string_view line) {
+    std::set<std::string> named;
+    bool warning = false;
+    const bool says_warning = ascii_lower(line).find("warn") != std::string::npos;
+    for (const SignatureHit& hit : store.match_signatures(line)) {
+      warning = warning || (says_warning && warnings.count(hit.entry_id) != 0);
+      named.insert(hit.entry_id);
+    }
+    for (const std::string& key : code_keys(line))
+      for (const std::string& id : store.entries_with_code(key)) named.insert(id);
+    for (const std::string& id : named)
+      if (others.count(id)) (warning ? inside : outside).insert(id);
+  });
+  for (const std::string& id : inside)
+    if (!outside.count(id)) {
+      Evidence& e = evidence[id];
+      e.code.clear(), e.signature.clear(), e.signature_letters = 0;
+    }
+}
+
 // NCCL's report through PyTorch gives its generic result ("invalid usage", "unhandled system
 // error") with the result's code, then `Last error:`, then the cause in NCCL's own words on the
 // next line ("Duplicate GPU detected : rank 1 and rank 0 ..."). The entries whose signatures match
@@ -356,6 +392,7 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
 
   read_agreeing_numbers(store, shown, evidence);
   drop_subsumed_signatures(store, shown, evidence);
+  drop_evidence_inside_warnings(store, shown, evidence);
 
   const std::string words = search_text(shown);
   const std::vector<TextHit> hits = store.search(words, Kind::kError, kTextCandidates);
