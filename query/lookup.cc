@@ -214,10 +214,10 @@ void drop_subsumed_signatures(const Store& store, const std::string& shown,
 // cudnnException: ... CUDNN_STATUS_NOT_SUPPORTED" is printed while it moves on to the next plan.
 // The status's entry is named by a code or signature too, but that is no evidence of its own
 // when every line that names it is a line of such a warning (one a warning's signature matches,
-// printed as a warning: "UserWarning", "WARNING"): its code and signature are dropped, so the
-// warning is the answer. An entry also named on any other line (an error line a warning's
-// signature also matches, "[E:onnxruntime:...] ... cannot open shared object file"), or only
-// across lines, keeps its evidence.
+// printed as a warning, "UserWarning", "WARNING", or at least not as an error): its code and
+// signature are dropped, so the warning is the answer. An entry also named on any other line (an
+// error line a warning's signature also matches, "[E:onnxruntime:...] ... [ONNXRuntimeError]"),
+// or only across lines, keeps its evidence.
 void drop_evidence_inside_warnings(const Store& store, const std::string& shown,
                                    std::map<std::string, Evidence>& evidence) {
   std::set<std::string> warnings, others;
@@ -229,7 +229,9 @@ void drop_evidence_inside_warnings(const Store& store, const std::string& shown,
   for_each_line(shown, [&](std::string_view line) {
     std::set<std::string> named;
     bool warning = false;
-    const bool says_warning = ascii_lower(line).find("warn") != std::string::npos;
+    const std::string lower = ascii_lower(line);
+    const bool says_warning = lower.find("warn") != std::string::npos ||
+                              lower.find("error") == std::string::npos;
     for (const SignatureHit& hit : store.match_signatures(line)) {
       warning = warning || (says_warning && warnings.count(hit.entry_id) != 0);
       named.insert(hit.entry_id);

@@ -222,7 +222,7 @@
     ['cuda', rx('\\bReturn value (\\d+) from \'?cuda[A-Z]')],
     ['cu', rx('\\b(?:curesult|cuda[ \\t]+driver[ \\t]+error)[ \\t]*[:=#]?[ \\t]*\\(?(\\d+)\\b', 'i')],
     ['cu', rx('\\[(\\d+)\\][ \\t]*Call to cu[A-Z]')],
-    ['cu', rx('\\bcu[A-Z]\\w*(?:\\(\\))?[ \\t]+failed with (?:error|code)[ \\t]*:?[ \\t]*(\\d+)\\b')],
+    ['cu', rx('\\bcu[A-Z]\\w*(?:\\(\\))?[ \\t]+(?:failed with|returns|returned) (?:error[ \\t]+code|error|code)[ \\t]*:?[ \\t]*(\\d+)\\b')],
     ['cu', rx('\\bfailed call to cu[A-Z]\\w*:[^\\n(]{0,40}\\((\\d+)\\)')],
     ['cu', rx('\\bcall to cu[A-Z]\\w*[ \\t]+returned error[ \\t]+(\\d+)\\b')],
     ['cu', rx('\\bCudaAPIError: \\[(\\d+)\\]')],
@@ -424,6 +424,44 @@
 
   function isError(entry) { return entry.kind === 'error'; }
 
+  /* A warning that quotes a status on its way (PyTorch's "UserWarning: Plan failed with a
+     cudnnException: ... CUDNN_STATUS_NOT_SUPPORTED") answers for itself: the status's entry loses
+     its code and signature when every line naming it is a line a warning's signature matches,
+     printed as a warning or at least not as an error (lookup.cc's drop_evidence_inside_warnings). */
+  function dropEvidenceInsideWarnings(index, shown, evidence) {
+    var warnings = {}, others = {}, counts = [0, 0];
+    Object.keys(evidence).forEach(function (i) {
+      var e = evidence[i];
+      if (!e.code && e.signature < 0) return;
+      if (index.entries[i].role === 'warning') { warnings[i] = true; counts[0]++; }
+      else { others[i] = true; counts[1]++; }
+    });
+    if (!counts[0] || !counts[1]) return;
+    var inside = {}, outside = {};
+    shown.split('\n').forEach(function (line) {
+      var lower = line.toLowerCase();
+      var saysWarning = lower.indexOf('warn') >= 0 || lower.indexOf('error') < 0;
+      var named = {}, warning = false;
+      signatureHits(index, line).forEach(function (s) {
+        var id = index.signatures[s][0];
+        named[id] = true;
+        if (saysWarning && warnings[id]) warning = true;
+      });
+      codeKeys(line).forEach(function (key) {
+        var ids = Object.prototype.hasOwnProperty.call(index.codes, key) ? index.codes[key] : [];
+        ids.forEach(function (id) { named[id] = true; });
+      });
+      Object.keys(named).forEach(function (id) {
+        if (others[id]) (warning ? inside : outside)[id] = true;
+      });
+    });
+    Object.keys(inside).forEach(function (id) {
+      if (outside[id]) return;
+      var e = evidence[id];
+      e.code = ''; e.signature = -1; e.letters = 0;
+    });
+  }
+
   /* The entries that might explain `message`, best first:
      [{entry, id, title, url, first, score, confidence, code, signature, textScore}];
      `signature` is the position in index.signatures of the most specific one that matched, or -1.
@@ -460,6 +498,7 @@
       var spaced = unwrapLongLines(shown, ' ');
       if (spaced !== shown) readExact([spaced]);
     }
+    dropEvidenceInsideWarnings(index, shown, evidence);
 
     var words = searchText(shown);
     var hits = search(index, words, isError, TEXT_CANDIDATES);
