@@ -508,6 +508,11 @@ bool opens_failure_summary(std::string_view message) {
   return message.find("Root Cause (first observed failure)") != std::string_view::npos;
 }
 
+bool opens_summary_block(std::string_view text) {
+  static const RE2 block(R"((?:^|\s)\[\d{1,6}\]:\s*$)");
+  return RE2::PartialMatch(text, block);
+}
+
 bool opens_failures_list(std::string_view message) {
   while (!message.empty() && std::isspace(static_cast<unsigned char>(message.back())))
     message.remove_suffix(1);
@@ -515,8 +520,6 @@ bool opens_failures_list(std::string_view message) {
 }
 
 std::optional<LauncherField> read_failure_summary_field(std::string_view message) {
-  static const RE2 block(R"(^\s*\[(\d{1,6})\]:\s*$)");
-  if (std::string index; RE2::FullMatch(message, block, &index)) return LauncherField{"block", index};
   static const RE2 field(R"(^\s*(time|host|rank|exitcode)\s*:\s*(.+?)\s*$)");
   std::string name, value;
   if (!RE2::PartialMatch(message, field, &name, &value)) return std::nullopt;

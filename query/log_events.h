@@ -185,11 +185,13 @@ bool says_last_error(std::string_view message);
 /// torchrun's "Root Cause (first observed failure)" block: the agent's observation order, weak
 /// evidence of the failing rank. A field line of that block ("rank : 3 (local_rank: 3)").
 struct LauncherField {
-  std::string name;  // "rank", "host", "time", "exitcode"; "block" for a block's "[1]:"
+  std::string name;  // "rank", "host", "time", "exitcode"
   std::string value;
 };
 bool opens_failure_summary(std::string_view message);  // "Root Cause (first observed failure):"
 bool opens_failures_list(std::string_view message);    // "Failures:", the other ranks' blocks
+// A block's first line, "[1]:" (as written: it reads as a rank's prefix), maybe after a prefix.
+bool opens_summary_block(std::string_view text);
 std::optional<LauncherField> read_failure_summary_field(std::string_view message);
 
 /// A site's own patterns (RE2) for completed saves, compiled once.

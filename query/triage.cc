@@ -251,10 +251,10 @@ void Triage::Impl::read_interesting(const std::string& file, size_t line, std::s
   note_origin(file, line, p, state);
   if (state.summary_lines_left > 0) {
     --state.summary_lines_left;
-    read_summary_field(file, line, p, state);
+    read_summary_field(file, line, text, p, state);
   }
   if (opens_failure_summary(p.message) || opens_failures_list(p.message)) {
-    state.summary_lines_left = kSummaryFieldLines;
+    state.summary_lines_left = kSummaryFieldLines, state.summary_opened = true;
     state.summary = SummaryBlock{.root = opens_failure_summary(p.message)};
   }
   const bool last_error = std::exchange(state.last_error_next, says_last_error(p.message));
@@ -285,6 +285,7 @@ bool Triage::Impl::read_json_record(const std::string& file, size_t line, std::s
   const std::optional<std::string> strings = json_record_strings(text);
   if (!strings) return false;
   const size_t summary_left = state.summary_lines_left;
+  state.summary_opened = false;
   // A field that holds only a time (Docker's "time") dates the record's message, which would
   // otherwise take the time of the record before: such lines are read first.
   std::vector<std::string_view> lines;
@@ -294,8 +295,10 @@ bool Triage::Impl::read_json_record(const std::string& file, size_t line, std::s
     return p.message.empty() && p.origin.time;
   });
   for (std::string_view s : lines) read_interesting(file, line, s, state);
-  if (summary_left > 0) state.summary_lines_left = summary_left - 1;
-  else if (state.summary_lines_left > 0) state.summary_lines_left = kSummaryFieldLines;
+  // (a record counts as one line of torchrun's failure summary, unless the summary or one of its
+  // blocks, "[1]:", began in it)
+  if (state.summary_opened) state.summary_lines_left = kSummaryFieldLines;
+  else if (summary_left > 0) state.summary_lines_left = summary_left - 1;
   return true;
 }
 

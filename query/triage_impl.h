@@ -84,6 +84,7 @@ struct FileState {
   size_t look_back_misses = 0;    // look-backs in a row that found no dated line
   size_t summary_lines_left = 0;  // inside torchrun's failure summary block
   SummaryBlock summary;           // the block of it being read
+  bool summary_opened = false;    // the summary or one of its blocks began on the last line read
   bool last_error_next = false;   // the line read before ended in NCCL's "Last error:"
   size_t last_line = 0;           // the last line that is not blank, read or passed over
   std::string last_text;          // and its text (clipped)
@@ -359,8 +360,8 @@ struct Triage::Impl {
   void add_kill(const std::string& file, size_t line, std::string_view text, const LineOrigin& o,
                 std::optional<double> time, const KillLine& k);
 
-  void read_summary_field(const std::string& file, size_t line, const ParsedLine& p,
-                          FileState& state);
+  void read_summary_field(const std::string& file, size_t line, std::string_view text,
+                          const ParsedLine& p, FileState& state);
   void note_summary_process(const SummaryBlock& block);
 
   // srun's report of a task's failed exit; the first in a file is the first task to fail that

@@ -134,16 +134,16 @@ void Triage::Impl::add_kill(const std::string& file, size_t line, std::string_vi
   read_so_far.kills.push_back(std::move(e));
 }
 
-void Triage::Impl::read_summary_field(const std::string& file, size_t line, const ParsedLine& p,
-                                      FileState& state) {
-  std::optional<LauncherField> f = read_failure_summary_field(p.message);
-  if (!f) return;
+void Triage::Impl::read_summary_field(const std::string& file, size_t line, std::string_view text,
+                                      const ParsedLine& p, FileState& state) {
   SummaryBlock& block = state.summary;
-  if (f->name == "block") {  // "[1]:": the next rank's block; the list may be long
+  if (opens_summary_block(text)) {  // "[1]:": the next rank's block; the list may be long
     block = SummaryBlock{.root = block.root};
-    state.summary_lines_left = kSummaryFieldLines;
+    state.summary_lines_left = kSummaryFieldLines, state.summary_opened = true;
     return;
   }
+  std::optional<LauncherField> f = read_failure_summary_field(p.message);
+  if (!f) return;
   if (f->name == "host") block.host = f->value;
   // "-6 (pid: 7788)"
   static const RE2 pid(R"(\(pid:\s*(\d{1,9})\))");

@@ -1966,8 +1966,8 @@ TEST_CASE("the GPU's driver failing on a node is the node's fault, a driver mism
 }
 
 TEST_CASE("an Xid's pid is the rank torchrun's failure summary gave that process on that host") {
-  // no NCCL lines: only the node's launcher output ties process 7788 to rank 5, in the list of
-  // failures above the root cause
+  // no NCCL lines: only the node's launcher output ties process 7790 to rank 7, in the third
+  // block of the list of failures above the root cause
   const std::string launcher =
       "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
       "============================================================\n"
@@ -1981,6 +1981,20 @@ TEST_CASE("an Xid's pid is the rank torchrun's failure summary gave that process
       "  exitcode  : -6 (pid: 7788)\n"
       "  error_file: <N/A>\n"
       "  traceback : Signal 6 (SIGABRT) received by PID 7788\n"
+      "[2]:\n"
+      "  time      : 2026-11-30_09:14:03\n"
+      "  host      : gpu-b07.cluster\n"
+      "  rank      : 6 (local_rank: 2)\n"
+      "  exitcode  : -6 (pid: 7789)\n"
+      "  error_file: <N/A>\n"
+      "  traceback : Signal 6 (SIGABRT) received by PID 7789\n"
+      "[3]:\n"
+      "  time      : 2026-11-30_09:14:03\n"
+      "  host      : gpu-b07.cluster\n"
+      "  rank      : 7 (local_rank: 3)\n"
+      "  exitcode  : -6 (pid: 7790)\n"
+      "  error_file: <N/A>\n"
+      "  traceback : Signal 6 (SIGABRT) received by PID 7790\n"
       "------------------------------------------------------------\n"
       "Root Cause (first observed failure):\n"
       "[0]:\n"
@@ -1990,10 +2004,20 @@ TEST_CASE("an Xid's pid is the rank torchrun's failure summary gave that process
       "  exitcode  : 1 (pid: 7787)\n"
       "  error_file: <N/A>\n"
       "============================================================\n";
-  for (const std::string pid : {"7788", "9999"}) {  // 9999: no process the summary named
+  // the same output as Docker's json-file driver keeps it, one record per line
+  std::string records;
+  for (size_t at = 0, end; at < launcher.size(); at = end + 1) {
+    end = launcher.find('\n', at);
+    records += nlohmann::json{{"log", launcher.substr(at, end - at + 1)}, {"stream", "stderr"}}
+                   .dump() +
+               "\n";
+  }
+  for (const std::string pid : {"7790", "9999"})  // 9999: no process the summary named
+  for (const std::string& output : {launcher, records}) {
     CAPTURE(pid);
+    CAPTURE(output.substr(0, 40));
     Triage t(test::bundled_store());
-    add_file(t, "launcher-node1.log", launcher);
+    add_file(t, "launcher-node1.log", output);
     add_file(t, "gpu-b07-dmesg.txt",
              "[Mon Nov 30 09:13:58 2026] NVRM: Xid (PCI:0000:3b:00): 79, pid=" + pid +
                  ", name=python, GPU has fallen off the bus.\n");
@@ -2001,7 +2025,7 @@ TEST_CASE("an Xid's pid is the rank torchrun's failure summary gave that process
     REQUIRE(r.first_fault);
     CHECK(r.first_fault->entry_id == "xid-79");
     CHECK(r.first_fault->host == "gpu-b07");
-    if (pid == "7788") CHECK(r.first_fault->rank == 5);
+    if (pid == "7790") CHECK(r.first_fault->rank == 7);
     else CHECK_FALSE(r.first_fault->rank);
     REQUIRE(r.launcher_first_failure);  // the root cause's block, not the list's
     CHECK(r.launcher_first_failure->text == "rank 4 (local_rank: 0)");
