@@ -453,8 +453,12 @@ void Judge::decide_verdict(TriageReport& r) {
                        "ended the wait; what stopped it is not in the log";
     return;
   }
-  if (held_elsewhere || host_memory) r.verdict = "configuration";
-  else if (category == "application" || category == "resource" || category == "framework")
+  // A GPU (or a library's) memory or other resource exhausted is the job's settings too: batch
+  // size, sequence length, the model's share of each GPU, a pool's size; unless the program
+  // leaks, which the same settings then only delay.
+  const bool resource = category == "resource";
+  if (held_elsewhere || host_memory || resource) r.verdict = "configuration";
+  else if (category == "application" || category == "framework")
     r.verdict = "code";
   else if (node_driver)
     r.verdict = "hardware";
@@ -481,6 +485,9 @@ void Judge::decide_verdict(TriageReport& r) {
     if (host_memory)
       return first + " for memory (the host's memory ran out: the job's memory request, "
              "DataLoader workers, batch size)";
+    if (resource)
+      return first + " (resource: what the job's settings size, such as batch size, sequence "
+             "length or the model's share of each GPU, or a leak those settings only delay)";
     return first + " (" + category + ")";
   }();
 }

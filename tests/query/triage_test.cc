@@ -320,12 +320,13 @@ TEST_CASE("a run that saved nothing before its fault resumes from the checkpoint
   }
 }
 
-TEST_CASE("an out-of-memory on one rank: code, with its reading, and no advice already taken") {
+TEST_CASE("an out-of-memory on one rank: the job's settings, with its reading, and no advice already taken") {
   const TriageReport r = triage_files({"oom-one-rank.log"});
   REQUIRE(r.first_fault);
   CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
   CHECK(r.first_fault->local_rank == 1);
-  CHECK(r.verdict == "code");
+  CHECK(r.verdict == "configuration");
+  CHECK(r.verdict_reason.find("batch size") != std::string::npos);
   CHECK(r.first_fault->reading.starts_with("exhaustion:"));
   // the log already sets expandable_segments, so the action that says to set it is skipped;
   // the figures found exhaustion, so the action is theirs: use less memory
@@ -1840,7 +1841,7 @@ TEST_CASE("a row marked for remapping alone is no fault, but the saves after it 
   const TriageReport r = t.report();
   REQUIRE(r.first_fault);
   CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
-  CHECK(r.verdict == "code");
+  CHECK(r.verdict == "configuration");
   REQUIRE(r.last_checkpoint);
   CHECK(r.last_checkpoint->line == 1);  // step_9000, before the remap
   CHECK(r.safe_to_resume == true);
@@ -2203,10 +2204,12 @@ TEST_CASE("a GPU out of memory because another process holds it is the job's set
     const TriageReport r = t.report();
     REQUIRE(r.first_fault);
     CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
-    return r.verdict;
+    CHECK(r.verdict == "configuration");
+    return r.verdict_reason;
   };
-  CHECK(verdict("76.87 GiB", "1.16 GiB") == "configuration");
-  CHECK(verdict("1.16 GiB", "76.87 GiB") == "code");  // its own use: exhaustion
+  CHECK(verdict("76.87 GiB", "1.16 GiB").find("another process") != std::string::npos);
+  // its own use: exhaustion, which the job's settings size
+  CHECK(verdict("1.16 GiB", "76.87 GiB").find("another process") == std::string::npos);
 }
 
 TEST_CASE("a node that died silently, reported minutes after its peers' network errors") {
