@@ -64,6 +64,9 @@ constexpr std::array kCues{
     "finish collective",  // PyTorch's desync report names the rank that lagged
     "nccl info",          // NCCL INFO lines name the host of a rank's log
     "link down",          // a network port's (mlx5_core ... ens5f0np0: Link down)
-    "world_rank="};       // Ray Train's table of its workers (pid and address -> rank)
+    "world_rank=",        // Ray Train's table of its workers (pid and address -> rank)
+    "local_rank",         // a script's own start-up line: "rank=110 local_rank=6 pid=..."
+    "00000000:",          // nvidia-smi's GPUs: "|   7  NVIDIA H100 ... | 00000000:DB:00.0 Off |"
+    "mib \\|"};            // and the processes on them: "|    2   N/A  N/A  2104172   C ... MiB |"
 
 }  // namespace gpuerr::query

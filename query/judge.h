@@ -25,6 +25,7 @@ namespace gpuerr::query::judging {
 
 constexpr double kHardwareWindow = 600;  // seconds around a fault in which a hardware line counts
 constexpr double kBeforeJobLogs = 3600;  // seconds before the job's logs begin (see set_aside)
+constexpr double kHostClockSkew = 15;  // seconds two hosts' clocks may differ by (no NTP, skew)
 // What to do first about a killed process, which has no catalogue entry: the catalogue is of GPU
 // failures, and the kill's own line is a host's or a launcher's.
 constexpr const char* kHostMemoryKillAction =

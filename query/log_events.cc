@@ -411,6 +411,45 @@ std::optional<RayWorker> read_ray_worker(std::string_view message) {
   return w;
 }
 
+std::optional<GpuListing> read_gpu_listing(std::string_view message) {
+  if (message.find(':') == std::string_view::npos && message.find('|') == std::string_view::npos)
+    return std::nullopt;
+  // (a PCI address's domain as nvidia-smi prints it has eight digits, the Xid's four)
+  static const RE2 table(
+      R"(^\|\s+(\d{1,2})\s+\S[^|]*\|\s*[0-9A-Fa-f]{0,4}([0-9A-Fa-f]{4}):([0-9A-Fa-f]{2}):([0-9A-Fa-f]{2})\.([0-9A-Fa-f])\s)");
+  static const RE2 csv(
+      R"(^\s*(\d{1,2}),[^|\n]*?\b[0-9A-Fa-f]{0,4}([0-9A-Fa-f]{4}):([0-9A-Fa-f]{2}):([0-9A-Fa-f]{2})\.([0-9A-Fa-f])\b)");
+  static const RE2 process(
+      R"(^\|\s+(\d{1,2})\s+(?:N/A|\d+)\s+(?:N/A|\d+)\s+(\d{1,9})\s+[CGM+]{1,3}\s)");
+  GpuListing g;
+  std::string domain, bus, device, function;
+  if (RE2::PartialMatch(message, table, &g.index, &domain, &bus, &device, &function) ||
+      RE2::PartialMatch(message, csv, &g.index, &domain, &bus, &device, &function)) {
+    g.bus_id = std::stol(domain + bus + device + function, nullptr, 16);
+    return g;
+  }
+  if (long pid = 0; RE2::PartialMatch(message, process, &g.index, &pid)) {
+    g.pid = pid;
+    return g;
+  }
+  return std::nullopt;
+}
+
+std::optional<RankNaming> read_rank_naming(std::string_view message) {
+  if (message.find("local_rank") == std::string_view::npos) return std::nullopt;
+  static const RE2 local(R"(\blocal_rank["']?\s*[=:]\s*(\d{1,6})\b)");
+  static const RE2 rank(R"((?:^|[\s,;(\[{])["']?(?:global_)?rank["']?\s*[=:]\s*(\d{1,6})\b)");
+  static const RE2 host(R"(\bhost(?:name)?["']?\s*[=:]\s*["']?([A-Za-z0-9][\w.-]*))");
+  static const RE2 pid(R"(\bpid["']?\s*[=:]\s*(\d{1,9})\b)");
+  RankNaming n;
+  if (!RE2::PartialMatch(message, local, &n.local_rank) ||
+      !RE2::PartialMatch(message, rank, &n.rank))
+    return std::nullopt;
+  RE2::PartialMatch(message, host, &n.host);
+  if (long p = 0; RE2::PartialMatch(message, pid, &p)) n.pid = p;
+  return n;
+}
+
 std::optional<KillLine> read_kill(std::string_view message) {
   // Every line below holds one of these; most lines read (NCCL's INFO chatter) hold none.
   if (message.find("ill") == std::string_view::npos &&

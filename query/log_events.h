@@ -106,6 +106,27 @@ struct RayWorker {
 };
 std::optional<RayWorker> read_ray_worker(std::string_view message);
 
+/// A GPU as nvidia-smi lists it: its index with its PCI address (the table's "|   7  NVIDIA H100
+/// 80GB HBM3   On  |   00000000:DB:00.0 Off |", the CSV's "7, NVIDIA H100 80GB HBM3,
+/// 00000000:DB:00.0") or with a process on it (the processes table's "|    2   N/A  N/A
+/// 2104172      C   python    72000MiB |").
+struct GpuListing {
+  int index = 0;
+  std::optional<long> bus_id;  // as read_xid_place writes it: 0000:db:00.0 is 0xdb000
+  std::optional<long> pid;
+};
+std::optional<GpuListing> read_gpu_listing(std::string_view message);
+
+/// A line that names a process's rank and its local rank together, as training scripts log them
+/// at start-up: "hostname=node225 rank=110 local_rank=6 world_size=128 pid=1191728".
+struct RankNaming {
+  int rank = 0;
+  int local_rank = 0;
+  std::string host;  // "" when the line names none
+  std::optional<long> pid;
+};
+std::optional<RankNaming> read_rank_naming(std::string_view message);
+
 /// Where NCCL says a process runs, from its INFO lines: "... cudaDev 5 nvmlDev 5 busId b7000 ...
 /// Init COMPLETE" (the GPU's PCI address as NCCL prints it) and "comm 0x.. rank 5 nRanks 16
 /// nNodes 2 localRanks 8 localRank 5 MNNVL 0" (how many hosts, and processes on this host, the

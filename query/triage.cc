@@ -370,6 +370,7 @@ void Triage::Impl::read_launcher_line(const std::string& file, size_t line, cons
     if (w->last_enqueued) r.last_enqueued = w->last_enqueued;
   }
   read_srun_exit(file, line, p.message);
+  note_gpu_and_rank(file, p);
   if (const std::optional<RayWorker> w = read_ray_worker(p.message);
       w && process_of_rank.size() < kMaxProcesses)
     process_of_rank.try_emplace(w->rank, w->ip, w->pid);

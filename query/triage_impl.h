@@ -223,6 +223,28 @@ inline std::string clipped(std::string_view text) {
   return s;
 }
 
+// Where each GPU and local rank of a host is: nvidia-smi's listings give a GPU's index for its
+// PCI address or a process on it, and the ranks' start-up lines the rank of a local rank. A local
+// rank uses the GPU of its number (torchrun's convention, `cuda:LOCAL_RANK`).
+struct GpuPlaces {
+  std::map<std::pair<std::string, long>, int> index_of_bus;  // (host, bus id) -> GPU index
+  std::map<std::pair<std::string, long>, int> index_of_pid;  // (host, pid) -> GPU index
+  std::map<std::pair<std::string, int>, int> rank_of_local;  // (host, local rank) -> rank
+  std::optional<int> rank_on_gpu(const std::string& host, std::optional<long> bus,
+                                 std::optional<long> pid) const {
+    std::optional<int> index;
+    if (auto it = bus ? index_of_bus.find({host, *bus}) : index_of_bus.end();
+        it != index_of_bus.end())
+      index = it->second;
+    else if (auto p = pid ? index_of_pid.find({host, *pid}) : index_of_pid.end();
+             p != index_of_pid.end())
+      index = p->second;
+    if (!index) return std::nullopt;
+    const auto r = rank_of_local.find({host, *index});
+    return r == rank_of_local.end() ? std::nullopt : std::optional<int>(r->second);
+  }
+};
+
 struct Triage::Impl {
   const Store& store;
   SavePatterns save_patterns;
@@ -243,6 +265,18 @@ struct Triage::Impl {
   // A process's rank in the largest of its NCCL communicators, and that communicator's size:
   // "comm 0x... rank 9 nranks 16 ... busId 3b000" (for a log whose lines carry no rank).
   std::map<std::pair<std::string, long>, std::pair<int, int>> comm_rank_of_process;
+  // nvidia-smi's listings of GPUs and the ranks' own start-up lines naming rank and local rank,
+  // each with its file and the host its line named (see place_gpus)
+  struct Listed {
+    std::string file, host;
+    GpuListing gpu;
+  };
+  struct Named {
+    std::string file, host;
+    RankNaming naming;
+  };
+  std::vector<Listed> gpu_listings;
+  std::vector<Named> rank_namings;
   std::map<std::string, CheckpointEvent> unfinished_parts;  // path -> the start of its save
   std::set<std::string> groups_with_ended_parts;  // checkpoints whose parts' ends are logged
   size_t processes = 0;  // (host, pid) pairs in read_so_far.placement
@@ -348,13 +382,21 @@ struct Triage::Impl {
   // The GPU an event happened on: an Xid names it; a rank's line has its process's, when NCCL
   // named one GPU for that process.
   void place_on_gpu(LogEvent& e, const JobPlacement& job,
-                    const std::map<std::pair<std::string, long>, int>& rank_of_process) const;
+                    const std::map<std::pair<std::string, long>, int>& rank_of_process,
+                    const GpuPlaces& gpus) const;
 
+  // The GPUs nvidia-smi listed and the local ranks the ranks' lines named, on their hosts: the
+  // host their line named, else their file's, else the one of the job's hosts the file's name or
+  // folder holds.
+  GpuPlaces place_gpus(const std::set<std::string>& hosts) const;
+  void note_gpu_and_rank(const std::string& file, const ParsedLine& p);
   // An Xid names the process (pid=) and the GPU it hit; when NCCL named that process, or the
-  // one process on that GPU, and a rank's line named the process, the Xid is that rank's. A
-  // dmesg without host names is taken for the job's host when the job has only one.
+  // one process on that GPU, and a rank's line named the process, the Xid is that rank's; failing
+  // that, the rank whose local rank is the index nvidia-smi gave that GPU (or the GPU of that
+  // process). A dmesg without host names is taken for the job's host when the job has only one.
   static void name_rank_of_xid(LogEvent& e, const XidPlace& x, const JobPlacement& job,
-                               const std::map<std::pair<std::string, long>, int>& rank_of);
+                               const std::map<std::pair<std::string, long>, int>& rank_of,
+                               const GpuPlaces& gpus);
 
   // A killed process prints nothing; the line that reports its end stands for it.
   void add_kill(const std::string& file, size_t line, std::string_view text, const LineOrigin& o,

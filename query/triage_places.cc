@@ -63,11 +63,12 @@ void Triage::Impl::note_placement(const ParsedLine& p, std::optional<int> file_r
 }
 
 void Triage::Impl::place_on_gpu(LogEvent& e, const JobPlacement& job,
-                  const std::map<std::pair<std::string, long>, int>& rank_of_process) const {
+                                const std::map<std::pair<std::string, long>, int>& rank_of_process,
+                                const GpuPlaces& gpus) const {
   if (e.entry_id.starts_with("xid-")) {
     const XidPlace x = read_xid_place(e.text);
     e.gpu = x.bus_id;
-    if (!e.rank && !e.local_rank) name_rank_of_xid(e, x, job, rank_of_process);
+    if (!e.rank && !e.local_rank) name_rank_of_xid(e, x, job, rank_of_process, gpus);
     return;
   }
   std::optional<std::pair<std::string, long>> process;
@@ -78,28 +79,67 @@ void Triage::Impl::place_on_gpu(LogEvent& e, const JobPlacement& job,
   if (!process) return;
   auto host = job.gpus.find(process->first);
   if (host == job.gpus.end()) return;
-  auto gpus = host->second.find(process->second);
-  if (gpus != host->second.end() && gpus->second.size() == 1) e.gpu = *gpus->second.begin();
+  auto used = host->second.find(process->second);
+  if (used != host->second.end() && used->second.size() == 1) e.gpu = *used->second.begin();
 }
 
 void Triage::Impl::name_rank_of_xid(LogEvent& e, const XidPlace& x, const JobPlacement& job,
-                             const std::map<std::pair<std::string, long>, int>& rank_of) {
+                                    const std::map<std::pair<std::string, long>, int>& rank_of,
+                                    const GpuPlaces& gpus) {
   const std::string host = job.host_of(e.host);
   if (host.empty()) return;
+  const auto name = [&](int rank) {
+    e.rank = rank;
+    if (e.host.empty()) e.host = host;
+  };
   std::optional<long> pid;
   if (const auto processes = job.gpus.find(host); processes != job.gpus.end())
-    for (const auto& [p, gpus] : processes->second)
-      if (p == x.pid || (x.bus_id && gpus.contains(*x.bus_id))) {
+    for (const auto& [p, used] : processes->second)
+      if (p == x.pid || (x.bus_id && used.contains(*x.bus_id))) {
         if (pid && *pid != p) return;  // two of the job's processes: none is named
         pid = p;
       }
   // (or a process only a launcher named, in torchrun's failure summary: its pid alone)
   if (!pid) pid = x.pid;
-  if (!pid) return;
-  if (auto it = rank_of.find({host, *pid}); it != rank_of.end()) {
-    e.rank = it->second;
-    if (e.host.empty()) e.host = host;
+  if (pid)
+    if (auto it = rank_of.find({host, *pid}); it != rank_of.end()) return name(it->second);
+  if (const std::optional<int> rank = gpus.rank_on_gpu(host, x.bus_id, x.pid)) name(*rank);
+}
+
+GpuPlaces Triage::Impl::place_gpus(const std::set<std::string>& hosts) const {
+  const auto host_of = [&](const std::string& file, const std::string& named) {
+    if (!named.empty()) return short_host(named);
+    const auto state = files.find(file);
+    if (state != files.end() && !state->second.host.empty()) return short_host(state->second.host);
+    return host_in_file_name(file, hosts);
+  };
+  GpuPlaces g;
+  for (const Listed& l : gpu_listings) {
+    const std::string host = host_of(l.file, l.host);
+    if (host.empty()) continue;
+    if (l.gpu.bus_id) g.index_of_bus.try_emplace({host, *l.gpu.bus_id}, l.gpu.index);
+    if (l.gpu.pid) g.index_of_pid.try_emplace({host, *l.gpu.pid}, l.gpu.index);
   }
+  for (const Named& n : rank_namings) {
+    const std::string host = host_of(n.file, n.naming.host.empty() ? n.host : n.naming.host);
+    if (!host.empty()) g.rank_of_local.try_emplace({host, n.naming.local_rank}, n.naming.rank);
+  }
+  return g;
+}
+
+void Triage::Impl::note_gpu_and_rank(const std::string& file, const ParsedLine& p) {
+  if (const std::optional<GpuListing> g = read_gpu_listing(p.message);
+      g && gpu_listings.size() < kMaxProcesses)
+    gpu_listings.push_back({file, p.origin.host, *g});
+  const std::optional<RankNaming> n = read_rank_naming(p.message);
+  if (!n || rank_namings.size() >= kMaxProcesses) return;
+  rank_namings.push_back({file, p.origin.host, *n});
+  const std::string host = n->host.empty() ? p.origin.host : n->host;
+  if (!host.empty() && n->pid && process_of_rank.size() < kMaxProcesses)
+    process_of_rank.try_emplace(n->rank, short_host(host), *n->pid);
+  JobPlacement& job = read_so_far.placement;
+  if (!n->host.empty() && !job.overflowed && job.hosts.size() < kMaxProcesses)
+    job.hosts.insert(short_host(n->host));
 }
 
 void Triage::Impl::add_kill(const std::string& file, size_t line, std::string_view text,

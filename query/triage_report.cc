@@ -53,6 +53,8 @@ TriageReport Triage::report() const {
         root->second.rank != *e.rank && rank_from_file_name(e.file) == e.rank)
       e.rank.reset();
   }
+  // A local rank's rank, and a GPU's, as the ranks' start-up lines and nvidia-smi name them.
+  const GpuPlaces gpus = impl_->place_gpus(facts.placement.hosts);
   for (LogEvent& e : facts.events) {
     auto it = impl_->files.find(e.file);
     if (e.host.empty() && it != impl_->files.end()) e.host = it->second.host;
@@ -65,7 +67,11 @@ TriageReport Triage::report() const {
     if (!e.rank && !e.local_rank && e.pid && !e.host.empty())
       if (auto r = rank_of_process.find({short_host(e.host), *e.pid}); r != rank_of_process.end())
         e.rank = r->second;
-    impl_->place_on_gpu(e, facts.placement, rank_of_process);
+    if (!e.rank && e.local_rank && !e.host.empty())
+      if (auto r = gpus.rank_of_local.find({short_host(e.host), *e.local_rank});
+          r != gpus.rank_of_local.end())
+        e.rank = r->second;
+    impl_->place_on_gpu(e, facts.placement, rank_of_process, gpus);
   }
   // A kill that names its process (the out-of-memory killer's "Killed process 61236") is the
   // rank's whose NCCL lines named that process on the kill's host: its line's host, else the

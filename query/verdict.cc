@@ -203,13 +203,26 @@ void Judge::find_first_fault(TriageReport& r) {
     // A network error first, and a hardware fault on another host reported within minutes
     // after it (Slurm's "Node failure on <node>" comes only once the controller gives the node
     // up): the peers lost contact with the failed node, which is the first fault.
+    // So is a fault of another kind that an entry names (an out-of-memory error, a CUDA error)
+    // on another host seconds after it: two hosts' clocks differ by seconds, and a peer's links
+    // fail the moment its process does. (Not an exception no entry names, which a lost
+    // connection can raise itself.)
     if (facts(r.first_fault->entry_id).category == "communication")
-      for (const LogEvent& e : faults)
-        if (hardware_like(facts(e.entry_id)) && !same_place(e, *r.first_fault) &&
-            clock_.before(*r.first_fault, e) && near(e, *r.first_fault)) {
+      for (const LogEvent& e : faults) {
+        const LogEvent& network = *r.first_fault;
+        const bool other_host = !e.host.empty() && !network.host.empty() &&
+                                short_host(e.host) != short_host(network.host);
+        const bool hardware = hardware_like(facts(e.entry_id)) && !same_place(e, network) &&
+                              clock_.before(network, e) && near(e, network);
+        const bool skewed = !e.entry_id.empty() && other_host &&
+                            facts(e.entry_id).category != "communication" && e.time &&
+                            network.time && clock_.before(network, e) &&
+                            *e.time - *network.time <= kHostClockSkew;
+        if (hardware || skewed) {
           r.first_fault = e;
           break;
         }
+      }
     // a rank killed before its peers' network errors is what they lost contact with (before
     // an undated one's bound, the next dated line of its file: see first_of)
     const LogEvent& f = *r.first_fault;

@@ -311,6 +311,36 @@ TEST_CASE("torchrun's agent stopped by a signal is teardown, not an exception of
   CHECK_FALSE(is_teardown("RuntimeError: CUDA error: an illegal memory access was encountered"));
 }
 
+TEST_CASE("nvidia-smi's GPUs and their processes, by index, PCI address and pid") {
+  const auto table = read_gpu_listing(
+      "|   7  NVIDIA H100 80GB HBM3          On  |   00000000:DB:00.0 Off |                    0 |");
+  REQUIRE(table);
+  CHECK(table->index == 7);
+  CHECK(table->bus_id == read_xid_place("NVRM: Xid (PCI:0000:db:00): 79, pid=1").bus_id);
+  const auto csv = read_gpu_listing("6, NVIDIA H100 80GB HBM3, 00000000:BA:00.0, 165233555645");
+  REQUIRE(csv);
+  CHECK(csv->index == 6);
+  CHECK(csv->bus_id == 0xba000);
+  const auto process = read_gpu_listing(
+      "|    2   N/A  N/A   2104172      C   /usr/bin/python3                      72000MiB |");
+  REQUIRE(process);
+  CHECK(process->index == 2);
+  CHECK(process->pid == 2104172);
+  CHECK_FALSE(read_gpu_listing("| GPU  Name        Persistence-M | Bus-Id        Disp.A |"));
+  CHECK_FALSE(read_gpu_listing("step 7, loss 0.25, lr 3e-4"));
+}
+
+TEST_CASE("a script's start-up line names a rank with its local rank, host and pid") {
+  const auto n = read_rank_naming("2024-11-04 14:54:04,757 - INFO - __main__ - hostname=node225 "
+                                  "rank=110 local_rank=6 world_size=128 pid=1191728 device=cuda:6");
+  REQUIRE(n);
+  CHECK(n->rank == 110);
+  CHECK(n->local_rank == 6);
+  CHECK(n->host == "node225");
+  CHECK(n->pid == 1191728);
+  CHECK_FALSE(read_rank_naming("waiting for local_rank=3"));  // no rank of its own
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query

@@ -2033,6 +2033,60 @@ TEST_CASE("an Xid's pid is the rank torchrun's failure summary gave that process
   }
 }
 
+TEST_CASE("a lost peer reported seconds before another host's own fault: the hosts' clocks differ") {
+  const auto first = [](const std::string& oom_time) {
+    Triage t(test::bundled_store());
+    add_file(t, "node202.log",
+             "2025-12-10T23:13:41.214Z [default1]:node202:2452079:2452177 [1] "
+             "transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer "
+             "10.132.0.217<56156> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=0 len=0 vendor err "
+             "129 (Recv)\n");
+    add_file(t, "node225.log",
+             "2025-12-10T" + oom_time + "Z [default6]:node225:1191728:1191800 [6] NCCL INFO "
+             "cudaDev 6 busId ba000\n"
+             "2025-12-10T" + oom_time + "Z [default6]:torch.OutOfMemoryError: CUDA out of memory. "
+             "Tried to allocate 1.00 GiB. GPU 6 has a total capacity of 139.80 GiB of which 0.83 "
+             "GiB is free.\n");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    return r.first_fault->entry_id;
+  };
+  CHECK(first("23:13:44.814") == "cuda-out-of-memory");  // 3.6 s later: skew
+  CHECK(first("23:15:44.814") == "nccl-warn-net");  // two minutes later: not the same moment
+}
+
+TEST_CASE("an Xid's GPU is nvidia-smi's index, the local rank of that number, the rank it named") {
+  // no NCCL lines and no pid: nvidia-smi gives the GPU at ba:00 index 6, and the ranks' own
+  // start-up lines say which rank local rank 6 of that host is
+  const std::string ranks =
+      "[default5]:2024-11-04 14:54:04,701 - INFO - __main__ - hostname=gpu-n1 rank=13 "
+      "local_rank=5 world_size=32 pid=2104171 device=cuda:5\n"
+      "[default6]:2024-11-04 14:54:04,757 - INFO - __main__ - hostname=gpu-n1 rank=14 "
+      "local_rank=6 world_size=32 pid=2104172 device=cuda:6\n"
+      "[default6]:[rank14]:[E1104 15:48:47.000 ProcessGroupNCCL.cpp:616] [Rank 14] Watchdog "
+      "caught collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, "
+      "NumelOut=1, Timeout(ms)=600000) ran for 600321 milliseconds before timing out.\n";
+  for (const std::string listing :
+       {"index, name, pci.bus_id, serial\n"
+        "5, NVIDIA H100 80GB HBM3, 00000000:AB:00.0, 165236887364\n"
+        "6, NVIDIA H100 80GB HBM3, 00000000:BA:00.0, 165233555645\n",
+        "|   6  NVIDIA H100 80GB HBM3          On  |   00000000:BA:00.0 Off |                    0 |\n",
+        ""}) {
+    CAPTURE(listing);
+    Triage t(test::bundled_store());
+    add_file(t, "gpu-n1/torchrun.log", ranks);
+    if (!listing.empty()) add_file(t, "gpu-n1/nvidia-smi.txt", listing);
+    add_file(t, "gpu-n1/journalctl-k.txt",
+             "Nov  4 15:38:46 gpu-n1 kernel: NVRM: Xid (PCI:0000:ba:00): 79, pid='<unknown>', "
+             "name=<unknown>, GPU has fallen off the bus.\n");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "xid-79");
+    if (listing.empty()) CHECK_FALSE(r.first_fault->rank);  // no index for that GPU
+    else CHECK(r.first_fault->rank == 14);
+  }
+}
+
 TEST_CASE("an Xid's rank from NCCL's communicator lines, when no line names a rank") {
   // DeepSpeed's launcher runs pdsh with the hosts' addresses; NCCL's lines say each process's
   // rank in the job's communicator (and in smaller ones, which do not count)
