@@ -76,11 +76,11 @@ TriageReport Triage::report() const {
   // A kill that names its process (the out-of-memory killer's "Killed process 61236") is the
   // rank's whose NCCL lines named that process on the kill's host: its line's host, else the
   // host its file is named for, else the job's one host.
+  // (A kill whose line names no host is on the host its file is named for, as any line is.)
   for (LogEvent& k : facts.kills) {
-    if (k.rank || k.local_rank || !k.pid) continue;
-    const std::string named =
-        k.host.empty() ? host_in_file_name(k.file, facts.placement.hosts) : k.host;
-    const std::string host = facts.placement.host_of(named);
+    if (k.host.empty()) k.host = host_in_file_name(k.file, facts.placement.hosts);
+    if (k.rank || !k.pid) continue;
+    const std::string host = facts.placement.host_of(k.host);
     if (auto it = rank_of_process.find({host, *k.pid}); !host.empty() &&
                                                          it != rank_of_process.end()) {
       k.rank = it->second;

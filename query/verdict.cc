@@ -224,11 +224,19 @@ void Judge::find_first_fault(TriageReport& r) {
         }
       }
     // a rank killed before its peers' network errors is what they lost contact with (before
-    // an undated one's bound, the next dated line of its file: see first_of)
+    // an undated one's bound, the next dated line of its file: see first_of), or reported dead
+    // on another host up to kHostClockSkew after it (the clocks differ, and a launcher notices
+    // an exit a moment after it)
     const LogEvent& f = *r.first_fault;
+    const double slack =
+        kill && !kill->host.empty() && !f.host.empty() &&
+                short_host(kill->host) != short_host(f.host)
+            ? kHostClockSkew
+            : 0;
+    const double by = f.time_inherited ? span(f).second : f.time.value_or(0);
     const bool killed_first =
-        kill && (clock_.before(*kill, f) || (f.time_inherited && kill->time &&
-                                             *kill->time <= span(f).second));
+        kill && (clock_.before(*kill, f) ||
+                 ((f.time_inherited || slack > 0) && kill->time && *kill->time <= by + slack));
     // an uncaught exception near the out-of-memory killer's kill on its host: the kill took
     // a process it needed (a DataLoader worker), and the exception is its echo (the kernel's
     // clock and the program's may be seconds apart)

@@ -2055,6 +2055,32 @@ TEST_CASE("a lost peer reported seconds before another host's own fault: the hos
   CHECK(first("23:15:44.814") == "nccl-warn-net");  // two minutes later: not the same moment
 }
 
+TEST_CASE("a rank killed on another host moments after its peer's network error's bound is the cause") {
+  // the network error is undated, by 23:34:18 (its file's next date); the launcher on dgx223
+  // noticed the kill at 23:34:21: the hosts' clocks and the launcher's polling differ by seconds
+  Triage t(test::bundled_store());
+  add_file(t, "dgx228/stderr.log",
+           "2025-11-03 22:22:00,068 - INFO - __main__ - step 100\n"
+           "dgx228:3485398:3485495 [0] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion "
+           "from peer 10.134.0.221<39373> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=0 len=0 "
+           "vendor err 129 (Recv)\n"
+           "2025-11-03 23:34:18,515 - INFO - __main__ - shutting down\n");
+  add_file(t, "dgx223/launcher.log",
+           "E1103 23:34:21.305876 198364 torch/distributed/elastic/multiprocessing/api.py:869] "
+           "failed (exitcode: -9) local_rank: 1 (pid: 1399820) of binary: /usr/bin/python3\n"
+           "Root Cause (first observed failure):\n"
+           "[0]:\n"
+           "  time      : 2025-11-03_23:34:20\n"
+           "  host      : dgx223\n"
+           "  rank      : 57 (local_rank: 1)\n"
+           "  exitcode  : -9 (pid: 1399820)\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "killed");
+  CHECK(r.first_fault->rank == 57);
+  CHECK(r.first_fault->host == "dgx223");
+}
+
 TEST_CASE("an Xid's GPU is nvidia-smi's index, the local rank of that number, the rank it named") {
   // no NCCL lines and no pid: nvidia-smi gives the GPU at ba:00 index 6, and the ranks' own
   // start-up lines say which rank local rank 6 of that host is
