@@ -326,6 +326,14 @@ void for_each_line_until(std::string_view lines,
   }
 }
 
+std::optional<std::string> section_header(std::string_view line) {
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+  if (!line.starts_with("==> ") || !line.ends_with(" <==") || line.size() <= 8) return std::nullopt;
+  const std::string_view name = line.substr(4, line.size() - 8);
+  if (name.find('\n') != std::string_view::npos) return std::nullopt;
+  return std::string(name);
+}
+
 size_t newlines(std::string_view text) {
   size_t n = 0;
   for (const char* p = text.data(), *end = p + text.size();

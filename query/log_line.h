@@ -52,6 +52,10 @@ void for_each_line_until(std::string_view lines,
 /// How many '\n' `text` holds (memchr is vectorised; std::count at -O2 is not).
 size_t newlines(std::string_view text);
 
+/// The file a line "==> rank3.log <==" names (`tail` and `head` of several files print one
+/// before each file's lines), or nothing.
+std::optional<std::string> section_header(std::string_view line);
+
 /// Seconds since the epoch for a civil UTC date and time.
 double utc_seconds(int year, int month, int day, int hour, int minute, double second);
 

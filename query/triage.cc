@@ -135,7 +135,37 @@ void Triage::Impl::await_work(const LogEvent& e, size_t index, std::optional<dou
 
 void Triage::Impl::read(const std::string& file, size_t line, std::string_view text) {
   read_so_far.bytes += text.size() + 1;
-  read_counted(file, line, text);
+  if (const std::optional<std::string> name = section_header(text)) section_of_file[file] = *name;
+  read_counted(in_section(file), line, text);
+}
+
+std::string Triage::Impl::in_section(const std::string& file) const {
+  const auto it = section_of_file.find(file);
+  return it == section_of_file.end() ? file : file + "/" + it->second;
+}
+
+void Triage::Impl::read_sections(const std::string& file, size_t line, std::string_view block) {
+  size_t from = 0;
+  while (true) {
+    size_t header = block.find("==> ", from);
+    while (header != std::string_view::npos && header > 0 && block[header - 1] != '\n')
+      header = block.find("==> ", header + 4);
+    const size_t end = header == std::string_view::npos ? block.size() : header;
+    if (end > from || header == std::string_view::npos) {  // the lines before the header
+      std::string_view part = block.substr(from, end - from);
+      if (header != std::string_view::npos) part.remove_suffix(1);  // (its '\n')
+      read_block(in_section(file), line, part);
+      line += newlines(part) + 1;
+    }
+    if (header == std::string_view::npos) return;
+    size_t eol = block.find('\n', header);
+    if (eol == std::string_view::npos) eol = block.size();
+    const std::string_view head = block.substr(header, eol - header);
+    if (const std::optional<std::string> name = section_header(head)) section_of_file[file] = *name;
+    read_block(in_section(file), line++, head);
+    if (eol == block.size()) return;
+    from = eol + 1;
+  }
 }
 
 void Triage::Impl::sample_date(const std::string& file, FileState& state, std::string_view line) {
@@ -481,7 +511,7 @@ void Triage::add_line(const std::string& file, size_t line, std::string_view tex
 }
 
 void Triage::add_lines(const std::string& file, size_t first_line, std::string_view lines) {
-  impl_->read_block(file, first_line, lines);
+  impl_->read_sections(file, first_line, lines);
 }
 
 }  // namespace gpuerr::query

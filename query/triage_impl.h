@@ -320,6 +320,13 @@ struct Triage::Impl {
 
   void read(const std::string& file, size_t line, std::string_view text);
 
+  // `tail` and `head` of several files print each one's lines under a line "==> name <==": the
+  // lines after it are read as those of a file "<file>/<name>" (its own dates, host and rank, as
+  // the file's name gives them), with their line numbers in the whole.
+  std::map<std::string, std::string> section_of_file;  // file -> the name its last header gave
+  void read_sections(const std::string& file, size_t line, std::string_view block);
+  std::string in_section(const std::string& file) const;
+
   // A file's first lines may be the only ones with a full date (its progress lines, which the
   // filter passes over); the year they name is the one syslog and glog dates are given.
   // They also name ranks whose logs are in the input, though their lines hold no cue (a hung

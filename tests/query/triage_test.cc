@@ -2081,6 +2081,37 @@ TEST_CASE("a rank killed on another host moments after its peer's network error'
   CHECK(r.first_fault->host == "dgx223");
 }
 
+TEST_CASE("the files `tail` printed under '==> name <==' are read as files of their own") {
+  // node1's exception is undated after its file's only date; node0's save came before its
+  // echoes there, which a job that has failed does not reach: in one file it would not
+  const std::string all =
+      "==> node0.log <==\n"
+      "2024-06-12 13:57:27,000 - INFO - step 1000: loss=0.5763\n"
+      "2024-06-12 13:57:35,000 - INFO - Checkpoint saved to /outputs/step_1000\n"
+      "2024-06-12 14:47:57,000 - ERROR - [rank0]:[E612 14:47:57.000 ProcessGroupNCCL.cpp:616] "
+      "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, "
+      "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600321 "
+      "milliseconds before timing out.\n"
+      "\n"
+      "==> node1.log <==\n"
+      "2024-06-12 13:33:28,000 - INFO - Distributed environment: MULTI_GPU\n"
+      "[rank13]: Traceback (most recent call last):\n"
+      "[rank13]:   File \"/workspace/finetune_cls.py\", line 298, in evaluate\n"
+      "[rank13]:     loss = F.cross_entropy(outputs.logits, batch[\"labels\"])\n"
+      "[rank13]: ValueError: Expected input batch_size (5) to match target batch_size (8).\n";
+  Triage t(test::bundled_store());
+  t.add_lines("all_nodes.log", 1, all);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->rank == 13);
+  CHECK(r.first_fault->file == "all_nodes.log/node1.log");
+  CHECK(r.first_fault->line == 11);  // its line in the whole file
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->file == "all_nodes.log/node0.log");
+  CHECK(r.last_checkpoint->line == 3);
+  CHECK(r.safe_to_resume == true);
+}
+
 TEST_CASE("an Xid's GPU is nvidia-smi's index, the local rank of that number, the rank it named") {
   // no NCCL lines and no pid: nvidia-smi gives the GPU at ba:00 index 6, and the ranks' own
   // start-up lines say which rank local rank 6 of that host is
