@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
 #include <re2/re2.h>
 
@@ -324,6 +325,38 @@ void for_each_line_until(std::string_view lines,
     if (!each(line)) return;
     start = end + 1;
   }
+}
+
+std::optional<double> date_command_zone(std::string_view line) {
+  if (line.find(':') == std::string_view::npos) return std::nullopt;
+  // (the line itself, or its end after "at" or "on": not a date inside another message, such as
+  // the build date the NVIDIA driver's "loading ... Kernel Module" line ends with)
+  static const RE2 date(
+      R"((?:^\s*|\b(?:at|on|[Dd]ate:?) )(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) )"
+      R"((?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)  ?\d{1,2} \d{1,2}:\d\d:\d\d )"
+      R"(([A-Z]{3,5}|[+-]\d{4}) (?:19|20)\d\d\s*$)");
+  // (and `date --iso-8601=seconds`'s, a line of its own: "2025-07-06T10:24:42+09:00")
+  static const RE2 iso(R"(^\s*\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?([+-]\d\d):?(\d\d)\s*$)");
+  std::string zone, iso_hours, iso_minutes;
+  if (RE2::FullMatch(line, iso, &iso_hours, &iso_minutes))
+    zone = iso_hours + iso_minutes;
+  else if (!RE2::PartialMatch(line, date, &zone))
+    return std::nullopt;
+  if (zone[0] == '+' || zone[0] == '-') {
+    const double hours = std::stoi(zone.substr(1, 2)), minutes = std::stoi(zone.substr(3, 2));
+    return (zone[0] == '-' ? -1 : 1) * (hours * 3600 + minutes * 60);
+  }
+  // (the abbreviations that name one offset; CST and IST name several)
+  static const std::map<std::string, double, std::less<>> hours = {
+      {"UTC", 0},  {"GMT", 0},   {"WET", 0},   {"WEST", 1},  {"CET", 1},  {"CEST", 2},
+      {"EET", 2},  {"EEST", 3},  {"MSK", 3},   {"GST", 4},   {"PKT", 5},  {"WIB", 7},
+      {"ICT", 7},  {"HKT", 8},   {"SGT", 8},   {"AWST", 8},  {"KST", 9},  {"JST", 9},
+      {"AEST", 10}, {"AEDT", 11}, {"NZST", 12}, {"NZDT", 13}, {"EST", -5}, {"EDT", -4},
+      {"CDT", -5}, {"MST", -7},  {"MDT", -6},  {"PST", -8},  {"PDT", -7}, {"AKST", -9},
+      {"AKDT", -8}, {"HST", -10}};
+  const auto it = hours.find(zone);
+  if (it == hours.end()) return std::nullopt;
+  return it->second * 3600;
 }
 
 std::optional<std::string> section_header(std::string_view line) {

@@ -52,6 +52,11 @@ void for_each_line_until(std::string_view lines,
 /// How many '\n' `text` holds (memchr is vectorised; std::count at -O2 is not).
 size_t newlines(std::string_view text);
 
+/// The UTC offset, in seconds, that the `date` command's own output names ("Sat Jul 20 09:29:34
+/// KST 2024", "Tue Mar  4 10:00:00 UTC 2025", "... +0900 2024"), as a job script prints it at its
+/// start; nothing for a zone whose abbreviation names several offsets (CST, IST).
+std::optional<double> date_command_zone(std::string_view line);
+
 /// The file a line "==> rank3.log <==" names (`tail` and `head` of several files print one
 /// before each file's lines), or nothing.
 std::optional<std::string> section_header(std::string_view line);

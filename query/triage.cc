@@ -174,7 +174,9 @@ void Triage::Impl::sample_date(const std::string& file, FileState& state, std::s
   if (number == 1)
     if (const std::optional<int> rank = rank_from_file_name(file))
       note_rank(*rank, file, number);
+  if (!state.zone_hint) state.zone_hint = date_command_zone(line);
   const LineOrigin o = origin_of(line, year);
+  if (o.time && !o.zone) state.unzoned_dates = true;
   if (!o.host.empty() && state.pdsh_hosts.size() < kDateSampleLines &&
       line.size() > o.host.size() && line.starts_with(o.host) &&
       line.substr(o.host.size()).starts_with(": "))
@@ -336,6 +338,7 @@ std::optional<double> Triage::Impl::date_line(const std::string& file, ParsedLin
                                               FileState& state, std::string_view unread) {
   if (p.origin.time) {
     state.look_back_misses = 0;
+    if (!p.origin.zone) state.unzoned_dates = true;
   } else if (!p.origin.uptime && !unread.empty() && state.look_back_misses < kLookBackMisses) {
     if (const std::optional<LineOrigin> dated = last_time_in(unread, year)) {
       state.last_time = dated->time, state.year_guessed = dated->year_guessed;

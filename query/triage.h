@@ -82,6 +82,7 @@ struct CheckpointEvent {
   std::string group;  // the checkpoint its path is part of (a step's folder), if it names one
   bool end_unlogged = false;  // a save whose framework logs no end (Lightning's, see Triage)
   bool own_time = false;      // its line printed its time (not one inherited from a line above)
+  std::optional<double> zone;  // the UTC offset that time was printed with; none: a local time
 };
 
 /// A place in the input: "file:line".

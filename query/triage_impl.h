@@ -81,6 +81,10 @@ struct FileState {
   std::string unread;             // the last lines not read, when lines come one by one
   std::vector<size_t> undated;    // events with an inherited time, awaiting the next dated line
   size_t lines_sampled = 0;       // of its first lines, read for a full date (see sample_date)
+  // The local time zone its first lines named (a job script's `date`), for its other lines'
+  // times printed without one (see Triage::report).
+  std::optional<double> zone_hint;
+  bool unzoned_dates = false;  // a dated line of it printed no UTC offset (a local time)
   size_t look_back_misses = 0;    // look-backs in a row that found no dated line
   size_t summary_lines_left = 0;  // inside torchrun's failure summary block
   SummaryBlock summary;           // the block of it being read
@@ -396,6 +400,7 @@ struct Triage::Impl {
   // host their line named, else their file's, else the one of the job's hosts the file's name or
   // folder holds.
   GpuPlaces place_gpus(const std::set<std::string>& hosts) const;
+  void in_local_zones(TriageFacts& facts) const;
   void note_gpu_and_rank(const std::string& file, const ParsedLine& p);
   // An Xid names the process (pid=) and the GPU it hit; when NCCL named that process, or the
   // one process on that GPU, and a rank's line named the process, the Xid is that rank's; failing

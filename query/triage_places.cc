@@ -135,6 +135,7 @@ void Triage::Impl::note_gpu_and_rank(const std::string& file, const ParsedLine& 
   if (!n || rank_namings.size() >= kMaxProcesses) return;
   rank_namings.push_back({file, p.origin.host, *n});
   const std::string host = n->host.empty() ? p.origin.host : n->host;
+  if (!host.empty() && host_of_rank.size() < kMaxProcesses) host_of_rank.emplace(n->rank, host);
   if (!host.empty() && n->pid && process_of_rank.size() < kMaxProcesses)
     process_of_rank.try_emplace(n->rank, short_host(host), *n->pid);
   JobPlacement& job = read_so_far.placement;

@@ -5,6 +5,50 @@
 
 namespace gpuerr::query {
 
+// When the input names its local time zone (a job script's `date` in its first lines: "Sat Jul
+// 20 09:29:34 KST 2024"), the times it printed without an offset are in that zone: the job's
+// and the node's own (Python's logging, syslog, `dmesg -T`). They were read as UTC, and move by
+// its offset, so that they sort with the lines that printed one (`journalctl -o short-iso`,
+// kubectl's timestamps). A file that named a zone of its own keeps to it; the others take the
+// zone the input named, unless it named two.
+void Triage::Impl::in_local_zones(TriageFacts& facts) const {
+  std::optional<double> local;
+  bool agreed = true;
+  for (const auto& [path, state] : files)
+    if (state.zone_hint) {
+      agreed = agreed && (!local || *local == *state.zone_hint);
+      local = state.zone_hint;
+    }
+  if (!agreed) local.reset();
+  const auto zone_of = [&](const std::string& file) -> std::optional<double> {
+    const auto it = files.find(file);
+    if (it != files.end() && it->second.zone_hint) return it->second.zone_hint;
+    return local;
+  };
+  const auto shift = [&](const std::string& file, std::optional<double>& time,
+                         std::optional<double>& zone) {
+    const std::optional<double> z = zone_of(file);
+    if (zone || !z) return;
+    if (time) *time -= *z;
+    zone = z;
+  };
+  for (std::vector<LogEvent>* list : {&facts.events, &facts.kills})
+    for (LogEvent& e : *list) {
+      if (!e.zone && e.latest)
+        if (const std::optional<double> z = zone_of(e.file)) *e.latest -= *z;
+      shift(e.file, e.time, e.zone);
+    }
+  for (CheckpointEvent& c : facts.checkpoints) shift(c.file, c.time, c.zone);
+  for (CheckpointEvent& c : facts.unfinished_parts) shift(c.file, c.time, c.zone);
+  if (facts.resumed_from) shift(facts.resumed_from->file, facts.resumed_from->time,
+                                facts.resumed_from->zone);
+  // (a file's first and last dates: as local, when any of its dated lines printed no offset)
+  for (std::map<std::string, double>* dates : {&facts.first_dated_of_file, &facts.last_dated_of_file})
+    for (auto& [file, time] : *dates)
+      if (const auto it = files.find(file); it != files.end() && it->second.unzoned_dates)
+        if (const std::optional<double> z = zone_of(file)) time -= *z;
+}
+
 TriageReport Triage::report() const {
   TriageFacts facts = impl_->read_so_far;
   // The last dated line of a file whose last lines, given one by one, the filter passed over.
@@ -87,6 +131,7 @@ TriageReport Triage::report() const {
       if (k.host.empty()) k.host = host;
     }
   }
+  impl_->in_local_zones(facts);
   // Dates printed without a year (syslog, glog) were given this year while reading; when the
   // input dates other lines fully and no year was given, move them to the year that puts them
   // nearest the latest full date, never half a year after it: a syslog "Dec 31 23:59:58" beside

@@ -37,6 +37,7 @@ void Triage::Impl::record_save(const std::string& file, size_t line, std::string
     previous->completed = true;
   checkpoints.push_back({file, line, time, year_guessed, clipped(text), completed, order,
                          save.group, !completed && !save.end_logged});
+  if (time) checkpoints.back().zone = files[file].zone;
   if (checkpoints.size() > kMaxCheckpoints) checkpoints.pop_front();
   if (!completed && !save.path.empty() && unfinished_parts.size() < kMaxUnfinishedParts)
     unfinished_parts.insert_or_assign(save.path, checkpoints.back());

@@ -148,6 +148,18 @@ TEST_CASE("hostile lines parse without harm") {
   CHECK(parse_line("", 2024).message.empty());
 }
 
+TEST_CASE("the date command's output names the local time zone; a date inside a message does not") {
+  CHECK(date_command_zone("Sat Jul 20 09:29:34 KST 2024") == 9 * 3600);
+  CHECK(date_command_zone("Job 1499419 started on trn-r06-n00 at Tue Jan  7 00:44:19 PST 2025") ==
+        -8 * 3600);
+  CHECK(date_command_zone("2025-09-04T18:20:25+01:00") == 3600);
+  CHECK(date_command_zone("Tue Mar  4 10:00:00 UTC 2025") == 0);
+  CHECK_FALSE(date_command_zone("Tue Mar  4 10:00:00 CST 2025"));  // China's or America's
+  CHECK_FALSE(date_command_zone("[Fri Apr 19 12:42:23 2024] NVRM: loading NVIDIA UNIX x86_64 "
+                                "Kernel Module  535.161.08  Tue Mar  5 22:42:15 UTC 2024"));
+  CHECK_FALSE(date_command_zone("2025-09-04T18:20:25+01:00 INFO step 3"));
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query

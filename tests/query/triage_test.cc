@@ -2112,6 +2112,35 @@ TEST_CASE("the files `tail` printed under '==> name <==' are read as files of th
   CHECK(r.safe_to_resume == true);
 }
 
+TEST_CASE("a job script's date names the zone its log's local times are in, against UTC kernel lines") {
+  // the row marked for remapping at 02:18 UTC is 11:18 in Seoul: after checkpoint-2000's save at
+  // 11:07 there, before checkpoint-2500's at 11:32
+  const std::string job =
+      "Starting job 4152826 on gpu-n89 at Sat Jul 20 09:29:34 KST 2024\n"
+      "2024-07-20 11:07:58,217 INFO Checkpoint saved to /outputs/checkpoint-2000\n"
+      "2024-07-20 11:32:08,905 INFO Checkpoint saved to /outputs/checkpoint-2500\n"
+      "2024-07-20 11:51:59,000 ERROR [rank2]: RuntimeError: CUDA error: uncorrectable ECC error "
+      "encountered\n";
+  for (const bool dated : {true, false}) {
+    CAPTURE(dated);
+    Triage t(test::bundled_store());
+    add_file(t, "slurm-4152826.out", dated ? job : job.substr(job.find('\n') + 1));
+    add_file(t, "journalctl-k.txt",
+             "2024-07-20T02:18:50+0000 gpu-n89 kernel: NVRM: Xid (PCI:0000:4c:00): 63, "
+             "pid='<unknown>', name=<unknown>, Row Remapper: New row (0x00000001b515d799) marked "
+             "for remapping, reset gpu to activate.\n"
+             "2024-07-20T02:51:59+0000 gpu-n89 kernel: NVRM: Xid (PCI:0000:4c:00): 94, "
+             "pid=339727, name=python, Contained: SM (0x1). RST: No, D-RST: No\n");
+    const TriageReport r = t.report();
+    if (dated) {
+      REQUIRE(r.last_checkpoint);
+      CHECK(r.last_checkpoint->line == 2);  // checkpoint-2000
+    } else {  // read as UTC, the remap came before every save
+      CHECK_FALSE(r.last_checkpoint);
+    }
+  }
+}
+
 TEST_CASE("an Xid's GPU is nvidia-smi's index, the local rank of that number, the rank it named") {
   // no NCCL lines and no pid: nvidia-smi gives the GPU at ba:00 index 6, and the ranks' own
   // start-up lines say which rank local rank 6 of that host is
