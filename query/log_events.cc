@@ -543,6 +543,12 @@ bool says_last_error(std::string_view message) {
   return message.ends_with("Last error:");
 }
 
+bool says_retrying(std::string_view message) {
+  if (message.find("etry") == std::string_view::npos) return false;
+  static const RE2 retrying(R"((?i)\b(?:retrying|will retry|retry(?:ing)? in \d)\b)");
+  return RE2::PartialMatch(message, retrying);
+}
+
 bool opens_failure_summary(std::string_view message) {
   return message.find("Root Cause (first observed failure)") != std::string_view::npos;
 }

@@ -209,6 +209,10 @@ struct LauncherField {
   std::string name;  // "rank", "host", "time", "exitcode"
   std::string value;
 };
+/// Does the line say the program will try again ("..., retrying", "Retrying in 5 s")?
+bool says_retrying(std::string_view message);
+inline const std::string kWarningRole = "warning";
+
 bool opens_failure_summary(std::string_view message);  // "Root Cause (first observed failure):"
 bool opens_failures_list(std::string_view message);    // "Failures:", the other ranks' blocks
 // A block's first line, "[1]:" (as written: it reads as a rank's prefix), maybe after a prefix.

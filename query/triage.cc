@@ -62,10 +62,15 @@ void Triage::Impl::add_event(const std::string& file, size_t line, std::string_v
                const LineOrigin& o, std::optional<double> time, const Match& m,
                bool last_error) {
   const EntryFacts& f = facts_of(m.entry_id);
+  // A line that says it will try again ("Call to connect returned Connection refused,
+  // retrying") reports a failure the program expects to get past: a warning, not a cause.
+  // (An event of its own: the same failure given up on later is a cause.)
+  const bool retried = f.role == "cause" && says_retrying(text);
   // (a cause named after "Last error:" is an event of its own, beside the same cause seen
   // before as a warning: it tells which generic result it stands for)
-  LogEvent& e = add_event_of(m.entry_id, f.role, f.category, file, line, text, o, time,
-                             last_error ? "named after Last error" : "");
+  LogEvent& e = add_event_of(m.entry_id, retried ? kWarningRole : f.role, f.category, file, line,
+                             text, o, time,
+                             last_error ? "named after Last error" : retried ? "retried" : "");
   if (e.line != line || e.file != file) return;  // (seen before: counted)
   e.confidence = m.confidence;
   e.last_error = last_error;

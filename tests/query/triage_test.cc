@@ -2141,6 +2141,28 @@ TEST_CASE("a job script's date names the zone its log's local times are in, agai
   }
 }
 
+TEST_CASE("a failure the program says it will retry is a warning; the one it gives up on a cause") {
+  const std::string retry =
+      "[default5]:2025-02-16 16:20:13,665 dgx168:1339153:1339255 [5] misc/socket.cc:568 NCCL "
+      "WARN Call to connect returned Connection refused, retrying\n";
+  const std::string quota =
+      "[default7]:2025-02-16 16:32:10,000 OSError: [Errno 122] Disk quota exceeded\n";
+  Triage t(test::bundled_store());
+  add_file(t, "dgx168.log", retry);
+  add_file(t, "dgx165.log", quota);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "disk-full");
+  // given up on, with nothing else: the network error is the cause
+  Triage gave_up(test::bundled_store());
+  std::string final_try = retry;
+  final_try.replace(final_try.find(", retrying"), 10, "");
+  add_file(gave_up, "dgx168.log", retry + final_try);
+  const TriageReport g = gave_up.report();
+  REQUIRE(g.first_fault);
+  CHECK(g.first_fault->entry_id == "nccl-warn-net");
+}
+
 TEST_CASE("an Xid's GPU is nvidia-smi's index, the local rank of that number, the rank it named") {
   // no NCCL lines and no pid: nvidia-smi gives the GPU at ba:00 index 6, and the ranks' own
   // start-up lines say which rank local rank 6 of that host is
