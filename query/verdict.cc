@@ -260,7 +260,12 @@ void Judge::find_first_fault(TriageReport& r) {
       sorted([](const std::string& role) { return role == "consequence"; });
   if (echoes.empty()) return;
   r.first_fault = echoes.front();
-  if (!r.hang_suspect_rank) return;
+  // (the first rank to time out is no more the one that failed than the others: with no
+  // suspect, no rank is named)
+  if (!r.hang_suspect_rank) {
+    r.first_fault->rank.reset(), r.first_fault->local_rank.reset();
+    return;
+  }
   for (const LogEvent& e : echoes)  // the suspect's own line, not the first rank to time out
     if (e.rank == r.hang_suspect_rank) {
       r.first_fault = e;
