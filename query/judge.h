@@ -250,6 +250,8 @@ class Judge {
   // rank's file, a line with a rank prefix or a ranked fault) or hold the job's own errors (a
   // node's launcher output), not of a node's kernel log or syslog, which go back to its boot.
   std::optional<double> job_logs_begin() const;
+  // The boot of a fault's node logged after it and before the job's logs begin, if any.
+  const Evidence* rebooted_after(const LogEvent& e) const;
 
   // The files the input named a rank in (a rank's file, a line with a rank's prefix).
   std::set<std::string> files_of_ranks() const;

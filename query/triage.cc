@@ -313,7 +313,19 @@ void Triage::Impl::read_interesting(const std::string& file, size_t line, std::s
   if (p.origin.time && !p.origin.year_guessed)
     read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*p.origin.time),
                                         *p.origin.time);
+  note_boot(file, line, text, p, time, state);
   read_error_line(file, line, text, p, time, state, last_error, kill.has_value());
+}
+
+void Triage::Impl::note_boot(const std::string& file, size_t line, std::string_view text,
+                             const ParsedLine& p, std::optional<double> time,
+                             const FileState& state) {
+  if (!p.origin.kernel || !time || !p.message.starts_with("Linux version ")) return;
+  const std::string host = short_host(p.origin.host.empty() ? state.host : p.origin.host);
+  if (host.empty() || read_so_far.boots.size() >= kMaxProcesses) return;
+  std::vector<TriageFacts::Boot>& boots = read_so_far.boots[host];
+  if (boots.size() < kMaxProcesses)
+    boots.push_back({Evidence{file, line, clipped(text)}, *time, state.year_guessed, state.zone});
 }
 
 bool Triage::Impl::read_json_record(const std::string& file, size_t line, std::string_view text,

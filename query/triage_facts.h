@@ -93,6 +93,15 @@ struct TriageFacts {
   std::map<std::string, double> first_dated_of_file;
   // And each file's last full date, of the lines read and of its last lines (not a kernel's).
   std::map<std::string, double> last_dated_of_file;
+  // Each host's boots the kernel logged ("kernel: Linux version ..."), in order: a GPU's fault
+  // logged before a boot of its node was reset by it.
+  struct Boot {
+    Evidence where;
+    double time = 0;
+    bool year_guessed = false;
+    std::optional<double> zone;  // the UTC offset its time was printed with
+  };
+  std::map<std::string, std::vector<Boot>> boots;
   JobPlacement placement;
 };
 

@@ -402,6 +402,8 @@ struct Triage::Impl {
   GpuPlaces place_gpus(const std::set<std::string>& hosts) const;
   void in_local_zones(TriageFacts& facts) const;
   void note_gpu_and_rank(const std::string& file, const ParsedLine& p);
+  void note_boot(const std::string& file, size_t line, std::string_view text, const ParsedLine& p,
+                 std::optional<double> time, const FileState& state);
   // An Xid names the process (pid=) and the GPU it hit; when NCCL named that process, or the
   // one process on that GPU, and a rank's line named the process, the Xid is that rank's; failing
   // that, the rank whose local rank is the index nvidia-smi gave that GPU (or the GPU of that

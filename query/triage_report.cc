@@ -42,6 +42,12 @@ void Triage::Impl::in_local_zones(TriageFacts& facts) const {
   for (CheckpointEvent& c : facts.unfinished_parts) shift(c.file, c.time, c.zone);
   if (facts.resumed_from) shift(facts.resumed_from->file, facts.resumed_from->time,
                                 facts.resumed_from->zone);
+  for (auto& [host, boots] : facts.boots)
+    for (TriageFacts::Boot& boot : boots) {
+      std::optional<double> time = boot.time;
+      shift(boot.where.file, time, boot.zone);
+      boot.time = *time;
+    }
   // (a file's first and last dates: as local, when any of its dated lines printed no offset)
   for (std::map<std::string, double>* dates : {&facts.first_dated_of_file, &facts.last_dated_of_file})
     for (auto& [file, time] : *dates)
@@ -149,6 +155,9 @@ TriageReport Triage::report() const {
         if (e.year_guessed && e.time) e.time = move(*e.time);
         if (e.latest_year_guessed && e.latest) e.latest = move(*e.latest);
       }
+    for (auto& [host, boots] : facts.boots)
+      for (TriageFacts::Boot& boot : boots)
+        if (boot.year_guessed) boot.time = move(boot.time);
     for (CheckpointEvent& c : facts.checkpoints)
       if (c.year_guessed && c.time) c.time = move(*c.time);
     for (CheckpointEvent& c : facts.unfinished_parts)

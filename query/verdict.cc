@@ -167,6 +167,15 @@ std::optional<double> Judge::quiet_before_limit(const LogEvent& f) const {
   return *ended - *last;
 }
 
+const Evidence* Judge::rebooted_after(const LogEvent& e) const {
+  if (!e.time || !job_logs_begin_ || e.host.empty()) return nullptr;
+  const auto boots = in_.boots.find(short_host(e.host));
+  if (boots == in_.boots.end()) return nullptr;
+  for (const TriageFacts::Boot& boot : boots->second)
+    if (boot.time > *e.time && boot.time <= *job_logs_begin_) return &boot.where;
+  return nullptr;
+}
+
 std::string Judge::set_aside(const LogEvent& e) const {
   if (std::string why = outside_job(e); !why.empty()) return "not this job's: " + why;
   // An Xid that a program's own fault raises (13, 31, 43), an hour or more before the job's
@@ -177,6 +186,11 @@ std::string Judge::set_aside(const LogEvent& e) const {
     return "not this job's: a program's fault that the kernel logged " +
            std::to_string(static_cast<long>((*job_logs_begin_ - *e.time) / 3600)) +
            " hours before this job's logs begin";
+  // A fault of a node's GPU or driver that its kernel logged before the node booted again, and
+  // the job's logs begin after that boot: the reboot reset the GPU (another job's, or a repair).
+  if (const Evidence* boot = rebooted_after(e))
+    return "not this job's: its node booted again after it (" + boot->file + ":" +
+           std::to_string(boot->line) + "), before this job's logs begin";
   if (e.role == "memory-notice")
     return "no fault by itself: a repair the GPU's memory recorded (saves after it are suspect)";
   if (!e.chained_into.empty())

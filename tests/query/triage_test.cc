@@ -2165,6 +2165,36 @@ TEST_CASE("a failure the program says it will retry is a warning; the one it giv
   CHECK(g.first_fault->entry_id == "nccl-warn-net");
 }
 
+TEST_CASE("a GPU's fault logged before its node booted again is not the job's, when the job began after") {
+  const std::string xid =
+      "Feb 08 12:15:31 hgx-067 kernel: NVRM: Xid (PCI:0000:87:00): 79, pid=322920, "
+      "name=python3, GPU has fallen off the bus.\n";
+  const std::string boot =
+      "-- Boot d16a8fc6f21a8294726c43808c7d881f --\n"
+      "Feb 08 14:01:50 hgx-067 kernel: Linux version 5.15.0-104-generic (buildd@lcy02-amd64-076)\n";
+  const std::string job =
+      "2025-02-08 22:00:14,919 INFO train: step=25 loss=10.2411\n"
+      "[rank5]: Traceback (most recent call last):\n"
+      "[rank5]:   File \"/workspace/train.py\", line 88, in apply_rope\n"
+      "[rank5]:     q = q * cos[:, :seq]\n"
+      "[rank5]: RuntimeError: The size of tensor a (8193) must match the size of tensor b (8192) "
+      "at non-singleton dimension 1\n";
+  for (const bool rebooted : {true, false}) {
+    CAPTURE(rebooted);
+    Triage t(test::bundled_store(), {}, 2025);
+    add_file(t, "journal-k_hgx-067.txt", rebooted ? xid + boot : xid);
+    add_file(t, "job.out", job);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    if (rebooted) {
+      CHECK(r.first_fault->rank == 5);
+      CHECK(r.verdict == "code");
+    } else {
+      CHECK(r.first_fault->entry_id == "xid-79");  // the GPU may have been broken all along
+    }
+  }
+}
+
 TEST_CASE("an Xid's GPU is nvidia-smi's index, the local rank of that number, the rank it named") {
   // no NCCL lines and no pid: nvidia-smi gives the GPU at ba:00 index 6, and the ranks' own
   // start-up lines say which rank local rank 6 of that host is
