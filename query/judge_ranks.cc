@@ -171,7 +171,13 @@ void Judge::note_ranks_alike(LogEvent& f) {
         (!f.entry_id.empty() || e.reading == f.reading) &&
         (!e.time || !f.time || std::abs(*e.time - *f.time) <= kAtOnce))
       ranks.insert(*e.rank);
-  if (ranks.size() < kFewestRanks || 4 * ranks.size() < 3 * in_.ranks_present.size()) return;
+  // A setting or the environment (a driver, a library, a device list) that three ranks or more
+  // failed on alike: a node's, or every node's, none first; a program's own error, only when
+  // nearly every rank hit it (the same bad input), else the first of them may be the cause.
+  const bool shared = category == "configuration" || category == "driver";
+  if (ranks.size() < kFewestRanks ||
+      (!shared && 4 * ranks.size() < 3 * in_.ranks_present.size()))
+    return;
   f.ranks_alike = ranks.size();
   f.rank.reset(), f.local_rank.reset(), f.rank_line = 0, f.rank_file.clear();
 }

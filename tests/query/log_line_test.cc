@@ -148,7 +148,7 @@ TEST_CASE("hostile lines parse without harm") {
   CHECK(parse_line("", 2024).message.empty());
 }
 
-TEST_CASE("the date command's output names the local time zone; a date inside a message does not") {
+TEST_CASE("the date command's output names the local time zone, a date inside a message does not") {
   CHECK(date_command_zone("Sat Jul 20 09:29:34 KST 2024") == 9 * 3600);
   CHECK(date_command_zone("Job 1499419 started on trn-r06-n00 at Tue Jan  7 00:44:19 PST 2025") ==
         -8 * 3600);

@@ -2143,7 +2143,7 @@ TEST_CASE("a job script's date names the zone its log's local times are in, agai
   }
 }
 
-TEST_CASE("a failure the program says it will retry is a warning; the one it gives up on a cause") {
+TEST_CASE("a failure the program says it will retry is a warning, the one it gives up on a cause") {
   const std::string retry =
       "[default5]:2025-02-16 16:20:13,665 dgx168:1339153:1339255 [5] misc/socket.cc:568 NCCL "
       "WARN Call to connect returned Connection refused, retrying\n";
@@ -2193,6 +2193,31 @@ TEST_CASE("a GPU's fault logged before its node booted again is not the job's, w
       CHECK(r.first_fault->entry_id == "xid-79");  // the GPU may have been broken all along
     }
   }
+}
+
+TEST_CASE("a setting half the ranks failed on alike is no one rank's, a program's error is") {
+  const auto first = [](const std::string& error) {
+    Triage t(test::bundled_store());
+    std::string log;
+    for (int rank = 0; rank < 16; ++rank) {
+      const std::string r = std::to_string(rank);
+      if (rank % 8 >= 4)  // local ranks 4-7 of each node
+        log += "2025-03-01 10:00:0" + std::to_string(rank % 8) + ",000 [rank" + r + "]: " + error +
+               "\n";
+      else
+        log += "2025-03-01 10:10:00,000 [rank" + r + "]:[E301 10:10:00.000 "
+               "ProcessGroupNCCL.cpp:616] [Rank " + r + "] Watchdog caught collective operation "
+               "timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+               "Timeout(ms)=600000) ran for 600321 milliseconds before timing out.\n";
+    }
+    add_file(t, "job.log", log);
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    return r.first_fault->rank;
+  };
+  // CUDA_VISIBLE_DEVICES listed four GPUs for eight processes per node
+  CHECK_FALSE(first("RuntimeError: CUDA error: invalid device ordinal"));
+  CHECK(first("RuntimeError: CUDA error: an illegal memory access was encountered") == 4);
 }
 
 TEST_CASE("an Xid's GPU is nvidia-smi's index, the local rank of that number, the rank it named") {
