@@ -67,6 +67,7 @@ constexpr std::array kCues{
     "world_rank=",        // Ray Train's table of its workers (pid and address -> rank)
     "local_rank",         // a script's own start-up line: "rank=110 local_rank=6 pid=..."
     "00000000:",          // nvidia-smi's GPUs: "|   7  NVIDIA H100 ... | 00000000:DB:00.0 Off |"
-    "mib \\|"};            // and the processes on them: "|    2   N/A  N/A  2104172   C ... MiB |"
+    "mib \\|",           // and the processes on them: "|    2   N/A  N/A  2104172   C ... MiB |"
+    "finished: "};        // kubectl describe: when a container (OOMKilled) ended
 
 }  // namespace gpuerr::query

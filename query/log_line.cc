@@ -359,6 +359,22 @@ std::optional<double> date_command_zone(std::string_view line) {
   return it->second * 3600;
 }
 
+std::optional<double> container_finished(std::string_view line) {
+  if (line.find("Finished:") == std::string_view::npos) return std::nullopt;
+  static const RE2 finished(
+      R"(^\s*Finished:\s+(?:\w{3}, )?(\d{1,2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) )"
+      R"((\d{4}) (\d\d):(\d\d):(\d\d) ([+-])(\d\d)(\d\d)\s*$)");
+  int day = 0, year = 0, hour = 0, minute = 0, second = 0, zone_hours = 0, zone_minutes = 0;
+  std::string month, sign;
+  if (!RE2::FullMatch(line, finished, &day, &month, &year, &hour, &minute, &second, &sign,
+                      &zone_hours, &zone_minutes))
+    return std::nullopt;
+  static const std::string months = "JanFebMarAprMayJunJulAugSepOctNovDec";
+  const int m = static_cast<int>(months.find(month)) / 3 + 1;
+  const double offset = (sign == "-" ? -1 : 1) * (zone_hours * 3600.0 + zone_minutes * 60.0);
+  return utc_seconds(year, m, day, hour, minute, second) - offset;
+}
+
 std::optional<std::string> section_header(std::string_view line) {
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
   if (!line.starts_with("==> ") || !line.ends_with(" <==") || line.size() <= 8) return std::nullopt;

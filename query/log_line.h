@@ -57,6 +57,10 @@ size_t newlines(std::string_view text);
 /// start; nothing for a zone whose abbreviation names several offsets (CST, IST).
 std::optional<double> date_command_zone(std::string_view line);
 
+/// The time `kubectl describe` gives a container's end, "Finished:     Thu, 02 May 2024 17:55:44
+/// +0000" (RFC 1123, with its offset), in seconds since the epoch, UTC.
+std::optional<double> container_finished(std::string_view line);
+
 /// The file a line "==> rank3.log <==" names (`tail` and `head` of several files print one
 /// before each file's lines), or nothing.
 std::optional<std::string> section_header(std::string_view line);

@@ -301,6 +301,7 @@ void Triage::Impl::read_interesting(const std::string& file, size_t line, std::s
   read_launcher_line(file, line, p);
   const std::optional<KillLine> kill = read_kill(p.message);
   if (kill) add_kill(file, line, text, p.origin, time, *kill);
+  date_container_kill(p.message, kill.has_value(), state);
   if (is_teardown(p.message)) {
     ++read_so_far.teardown_lines;
     return;
@@ -315,6 +316,27 @@ void Triage::Impl::read_interesting(const std::string& file, size_t line, std::s
                                         *p.origin.time);
   note_boot(file, line, text, p, time, state);
   read_error_line(file, line, text, p, time, state, last_error, kill.has_value());
+}
+
+void Triage::Impl::date_container_kill(std::string_view message, bool kill, FileState& state) {
+  if (kill && !time_of_last_kill() && message.find("OOMKilled") != std::string_view::npos) {
+    state.kill_awaiting_end = read_so_far.kills.size() - 1;
+    state.kill_lines_left = kKillEndLines;
+    return;
+  }
+  if (!state.kill_awaiting_end) return;
+  if (const std::optional<double> end = container_finished(message)) {
+    LogEvent& k = read_so_far.kills[*state.kill_awaiting_end];
+    k.time = end, k.zone = 0, k.time_inherited = false, k.year_guessed = false;
+    state.kill_awaiting_end.reset();
+  } else if (--state.kill_lines_left == 0) {
+    state.kill_awaiting_end.reset();
+  }
+}
+
+bool Triage::Impl::time_of_last_kill() const {
+  return !read_so_far.kills.empty() && read_so_far.kills.back().time &&
+         !read_so_far.kills.back().time_inherited;
 }
 
 void Triage::Impl::note_boot(const std::string& file, size_t line, std::string_view text,

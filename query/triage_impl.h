@@ -39,6 +39,7 @@ constexpr size_t kMaxSettings = 200;
 constexpr size_t kMaxAwaitingWork = 64;     // causes of a file, each until its rank's work goes on
 constexpr size_t kMaxTextBytes = 400;      // of an event's line, as shown in the report
 constexpr size_t kMaxLookupBytes = 4000;   // of a line, looked up (half its start, half its end)
+constexpr size_t kKillEndLines = 6;  // lines from "Reason: OOMKilled" to its "Finished:"
 constexpr size_t kSummaryFieldLines = 12;  // lines after torchrun's "first observed failure"
 // Saves begun this many seconds apart are one after the other, not the ranks of one save.
 constexpr double kSaveInterval = 60;
@@ -85,6 +86,10 @@ struct FileState {
   // times printed without one (see Triage::report).
   std::optional<double> zone_hint;
   bool unzoned_dates = false;  // a dated line of it printed no UTC offset (a local time)
+  // A container's kill `kubectl describe` reported ("Reason: OOMKilled"), undated, until its
+  // "Finished:" line a few lines below dates it: the kill's index, and the lines left to wait.
+  std::optional<size_t> kill_awaiting_end;
+  size_t kill_lines_left = 0;
   size_t look_back_misses = 0;    // look-backs in a row that found no dated line
   size_t summary_lines_left = 0;  // inside torchrun's failure summary block
   SummaryBlock summary;           // the block of it being read
@@ -404,6 +409,9 @@ struct Triage::Impl {
   void note_gpu_and_rank(const std::string& file, const ParsedLine& p);
   void note_boot(const std::string& file, size_t line, std::string_view text, const ParsedLine& p,
                  std::optional<double> time, const FileState& state);
+  // `kubectl describe`'s "Reason: OOMKilled" is dated by the "Finished:" line below it.
+  void date_container_kill(std::string_view message, bool kill, FileState& state);
+  bool time_of_last_kill() const;  // the last kill read has a time of its own
   // An Xid names the process (pid=) and the GPU it hit; when NCCL named that process, or the
   // one process on that GPU, and a rank's line named the process, the Xid is that rank's; failing
   // that, the rank whose local rank is the index nvidia-smi gave that GPU (or the GPU of that

@@ -10,9 +10,10 @@ Judge::Judge(const TriageFacts& facts, const Store& store) : in_(facts), store_(
   for (const std::vector<LogEvent>* list : {&in_.events, &in_.kills})
     for (const LogEvent& e : *list) (e.time ? dated : clock_.clockless).insert(e.file);
   for (const std::string& f : dated) clock_.clockless.erase(f);
-  for (const std::vector<LogEvent>* list : {&in_.events, &in_.kills})
-    for (const LogEvent& e : *list)
-      clock_.timed = clock_.timed && (e.time || clock_.clockless.contains(e.file));
+  // (a kill's report is often undated, srun's "task 3: Out Of Memory" among dated lines: it does
+  // not make the whole input one to order by its input order)
+  for (const LogEvent& e : in_.events)
+    clock_.timed = clock_.timed && (e.time || clock_.clockless.contains(e.file));
   // Local times printed without their zone beside times printed with one offset (Python's
   // logging beside journalctl -o short-iso): one cluster keeps one clock, so that offset is
   // likely the local times' too.

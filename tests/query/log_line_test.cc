@@ -148,6 +148,14 @@ TEST_CASE("hostile lines parse without harm") {
   CHECK(parse_line("", 2024).message.empty());
 }
 
+TEST_CASE("kubectl describe's Finished line gives a container's end in UTC") {
+  CHECK(container_finished("      Finished:     Thu, 02 May 2024 17:55:44 +0000") ==
+        utc_seconds(2024, 5, 2, 17, 55, 44));
+  CHECK(container_finished("      Finished:     Thu, 02 May 2024 19:55:44 +0200") ==
+        utc_seconds(2024, 5, 2, 17, 55, 44));
+  CHECK_FALSE(container_finished("Finished: training"));
+}
+
 TEST_CASE("the date command's output names the local time zone, a date inside a message does not") {
   CHECK(date_command_zone("Sat Jul 20 09:29:34 KST 2024") == 9 * 3600);
   CHECK(date_command_zone("Job 1499419 started on trn-r06-n00 at Tue Jan  7 00:44:19 PST 2025") ==

@@ -2220,6 +2220,31 @@ TEST_CASE("a setting half the ranks failed on alike is no one rank's, a program'
   CHECK(first("RuntimeError: CUDA error: an illegal memory access was encountered") == 4);
 }
 
+TEST_CASE("a pod kubectl describe shows OOMKilled is dated by its Finished line") {
+  Triage t(test::bundled_store());
+  add_file(t, "kubectl-describe-pods.txt",
+           "Name:             llama-ft-worker-0\n"
+           "    State:          Terminated\n"
+           "      Reason:       OOMKilled\n"
+           "      Exit Code:    137\n"
+           "      Started:      Thu, 02 May 2024 17:09:14 +0000\n"
+           "      Finished:     Thu, 02 May 2024 17:55:44 +0000\n"
+           "  Warning  OOMKilling  5m   kernel-monitor  Memory cgroup out of memory: Killed "
+           "process 251 (python) total-vm:334136073kB, anon-rss:29360128kB\n");
+  add_file(t, "llama-ft-master-0.log",
+           "2024-05-02T17:37:39.697Z INFO:train:saving checkpoint to s3://ckpt/step_001000\n"
+           "2024-05-02T17:38:56.267Z INFO:train:step 1050/40000 loss=5.5356\n"
+           "2024-05-02T17:55:55.415Z [rank5]:llama-ft-master-0:61:290 [5] NCCL WARN "
+           "socketProgressOpt: Connection closed by remote peer 192.168.87.20<47619>\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "killed");
+  CHECK(r.first_fault->line == 3);
+  CHECK(r.verdict == "configuration");
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 1);
+}
+
 TEST_CASE("an Xid's GPU is nvidia-smi's index, the local rank of that number, the rank it named") {
   // no NCCL lines and no pid: nvidia-smi gives the GPU at ba:00 index 6, and the ranks' own
   // start-up lines say which rank local rank 6 of that host is
