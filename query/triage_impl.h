@@ -242,12 +242,12 @@ struct GpuPlaces {
   std::optional<int> rank_on_gpu(const std::string& host, std::optional<long> bus,
                                  std::optional<long> pid) const {
     std::optional<int> index;
-    if (auto it = bus ? index_of_bus.find({host, *bus}) : index_of_bus.end();
-        it != index_of_bus.end())
-      index = it->second;
-    else if (auto p = pid ? index_of_pid.find({host, *pid}) : index_of_pid.end();
-             p != index_of_pid.end())
-      index = p->second;
+    if (bus)
+      if (const auto it = index_of_bus.find({host, *bus}); it != index_of_bus.end())
+        index = it->second;
+    if (!index && pid)
+      if (const auto it = index_of_pid.find({host, *pid}); it != index_of_pid.end())
+        index = it->second;
     if (!index) return std::nullopt;
     const auto r = rank_of_local.find({host, *index});
     return r == rank_of_local.end() ? std::nullopt : std::optional<int>(r->second);
