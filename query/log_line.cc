@@ -375,6 +375,19 @@ std::optional<double> container_finished(std::string_view line) {
   return utc_seconds(year, m, day, hour, minute, second) - offset;
 }
 
+bool says_uptime_since(std::string_view line) {
+  static const RE2 command(R"((?:^|[$#>] )uptime (?:-s|--since)\s*$)");
+  return line.find("uptime") != std::string_view::npos && RE2::PartialMatch(line, command);
+}
+
+std::optional<double> uptime_since(std::string_view line) {
+  static const RE2 since(R"(^\s*(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\s*$)");
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  if (!RE2::FullMatch(line, since, &year, &month, &day, &hour, &minute, &second))
+    return std::nullopt;
+  return utc_seconds(year, month, day, hour, minute, second);
+}
+
 std::optional<std::string> section_header(std::string_view line) {
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
   if (!line.starts_with("==> ") || !line.ends_with(" <==") || line.size() <= 8) return std::nullopt;

@@ -61,6 +61,11 @@ std::optional<double> date_command_zone(std::string_view line);
 /// +0000" (RFC 1123, with its offset), in seconds since the epoch, UTC.
 std::optional<double> container_finished(std::string_view line);
 
+/// `uptime -s` typed at a prompt ("$ uptime -s"), and its answer, the boot time as a local time
+/// ("2024-07-10 07:21:05"), in seconds since the epoch read as UTC.
+bool says_uptime_since(std::string_view line);
+std::optional<double> uptime_since(std::string_view line);
+
 /// The file a line "==> rank3.log <==" names (`tail` and `head` of several files print one
 /// before each file's lines), or nothing.
 std::optional<std::string> section_header(std::string_view line);

@@ -53,6 +53,7 @@ std::optional<double> Triage::Impl::wall_time(const LineOrigin& o, FileState& st
     state.year_guessed = it != boot_by_host.end() && it->second.second;
     if (it != boot_by_host.end()) return state.last_time = it->second.first + *o.uptime;
     if (boot_time) return state.last_time = *boot_time + *o.uptime;
+    if (state.boot) return state.last_time = *state.boot + *o.uptime;
     return std::nullopt;  // uptimes are not comparable with wall times
   }
   return state.last_time;  // a traceback line inherits the time of the line it follows
@@ -180,6 +181,8 @@ void Triage::Impl::sample_date(const std::string& file, FileState& state, std::s
     if (const std::optional<int> rank = rank_from_file_name(file))
       note_rank(*rank, file, number);
   if (!state.zone_hint) state.zone_hint = date_command_zone(line);
+  if (state.after_uptime_command && !state.boot) state.boot = uptime_since(line);
+  state.after_uptime_command = says_uptime_since(line);
   const LineOrigin o = origin_of(line, year);
   if (o.time && !o.zone) state.unzoned_dates = true;
   if (!o.host.empty() && state.pdsh_hosts.size() < kDateSampleLines &&

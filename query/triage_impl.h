@@ -86,6 +86,10 @@ struct FileState {
   // times printed without one (see Triage::report).
   std::optional<double> zone_hint;
   bool unzoned_dates = false;  // a dated line of it printed no UTC offset (a local time)
+  // Its host's boot time, when its first lines hold `uptime -s` and its answer ("$ uptime -s",
+  // then "2024-07-10 07:21:05"): its kernel lines' uptimes are then wall times.
+  std::optional<double> boot;
+  bool after_uptime_command = false;
   // A container's kill `kubectl describe` reported ("Reason: OOMKilled"), undated, until its
   // "Finished:" line a few lines below dates it: the kill's index, and the lines left to wait.
   std::optional<size_t> kill_awaiting_end;

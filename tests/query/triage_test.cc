@@ -2245,6 +2245,22 @@ TEST_CASE("a pod kubectl describe shows OOMKilled is dated by its Finished line"
   CHECK(r.last_checkpoint->line == 1);
 }
 
+TEST_CASE("a kernel log collected with uptime -s dates its uptimes from that boot") {
+  Triage t(test::bundled_store());
+  add_file(t, "dgx318/dmesg.txt",
+           "$ uptime -s\n"
+           "2024-07-10 07:21:05\n"
+           "$ sudo dmesg\n"
+           "[    4.140329] Linux version 5.15.0-111-generic (buildd@lcy02-amd64-076)\n"
+           "[2810493.758935] NVRM: Xid (PCI:0000:3a:00): 94, pid=2798780, name=python3, "
+           "Contained: SM (0x1). RST: No, D-RST: No\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "xid-94");
+  REQUIRE(r.first_fault->time);
+  CHECK(*r.first_fault->time == doctest::Approx(utc_seconds(2024, 7, 10, 7, 21, 5) + 2810493.758935));
+}
+
 TEST_CASE("an Xid's GPU is nvidia-smi's index, the local rank of that number, the rank it named") {
   // no NCCL lines and no pid: nvidia-smi gives the GPU at ba:00 index 6, and the ranks' own
   // start-up lines say which rank local rank 6 of that host is
