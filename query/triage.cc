@@ -538,7 +538,9 @@ void Triage::Impl::read_skipped_line(const std::string& file, FileState& state,
   std::erase_if(state.faults_awaiting_work, [&](std::pair<size_t, std::optional<double>>& f) {
     LogEvent& e = read_so_far.events[f.first];
     if (!f.second) f.second = o.time;
-    if ((rank && e.rank && *rank != *e.rank) || *o.time - *f.second < kSurvivedAfter)
+    // (a date without its year against one with it: no measure of the time between them)
+    if ((rank && e.rank && *rank != *e.rank) || o.year_guessed != e.year_guessed ||
+        *o.time - *f.second < kSurvivedAfter)
       return false;
     e.went_on_after = *o.time - *f.second;
     e.went_on_line = line;

@@ -2261,6 +2261,21 @@ TEST_CASE("a kernel log collected with uptime -s dates its uptimes from that boo
   CHECK(*r.first_fault->time == doctest::Approx(utc_seconds(2024, 7, 10, 7, 21, 5) + 2810493.758935));
 }
 
+TEST_CASE("a line dated without its year does not show work going on past a fault dated with one") {
+  Triage t(test::bundled_store());
+  add_file(t, "slurm-4684754.out",
+           "2024-08-02 06:25:23,000 ERROR torch.OutOfMemoryError: CUDA out of memory. Tried to "
+           "allocate 3.91 GiB. GPU 7 has a total capacity of 79.11 GiB of which 1.20 GiB is free.\n"
+           "I0802 06:40:00.000000 2576001 train.py:88] step 4410 loss 2.25\n"
+           "2024-08-02 06:55:35,000 ERROR [rank1]:[E802 06:55:35.000 ProcessGroupNCCL.cpp:616] "
+           "[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, "
+           "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600321 "
+           "milliseconds before timing out.\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
+}
+
 TEST_CASE("an Xid's GPU is nvidia-smi's index, the local rank of that number, the rank it named") {
   // no NCCL lines and no pid: nvidia-smi gives the GPU at ba:00 index 6, and the ranks' own
   // start-up lines say which rank local rank 6 of that host is
