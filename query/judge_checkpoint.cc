@@ -24,7 +24,13 @@ const CheckpointEvent* Judge::cut_short_save(const TriageReport& r) const {
     else if (c.file != f.file && !c.time == !f.time && clock_.before(c, f))
       before = &c;
   }
-  return in_file ? in_file : before;
+  const CheckpointEvent* cut = in_file ? in_file : before;
+  // (a whole save whose end its own line logged, "sharded checkpoint step-1500 saved", had
+  // ended: the save the fault cut short is another, whose start was not logged; not one part of
+  // a checkpoint in parts, "[Torch] Saved .../global_step500/zero_pp_rank_3_...", whose other
+  // parts may be the ones under way)
+  if (cut && cut->completed && !cut->end_unlogged && cut->group.empty()) return nullptr;
+  return cut;
 }
 
 bool Judge::part_of(const CheckpointEvent& c, const CheckpointEvent& cut_short) {

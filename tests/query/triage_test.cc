@@ -2276,6 +2276,30 @@ TEST_CASE("a line dated without its year does not show work going on past a faul
   CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
 }
 
+TEST_CASE("a fault in another, unlogged save leaves the whole save logged before it intact") {
+  const auto last_saved = [](const std::string& saved) {
+    Triage t(test::bundled_store());
+    add_file(t, "rank0.log",
+             "rank0 | 2024-09-02 17:02:41,375 | sharded checkpoint step-1000 saved (16 ranks)\n"
+             "rank0 | 2024-09-02 17:13:35,878 | saving sharded state dict to /ckpt/sharded/step-1500\n" +
+                 saved +
+                 "rank0 | 2024-09-02 17:20:00,000 | exporting the full model\n"
+                 "Traceback (most recent call last):\n"
+                 "  File \"/workspace/train.py\", line 310, in export_full_state_dict\n"
+                 "    state = model.state_dict()\n"
+                 "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.00 GiB. GPU 0 "
+                 "has a total capacity of 79.11 GiB of which 1.20 GiB is free.\n");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->during_save);
+    REQUIRE(r.last_checkpoint);
+    return r.last_checkpoint->line;
+  };
+  // step-1500's end was logged: the export that failed is another save
+  CHECK(last_saved("rank0 | 2024-09-02 17:13:58,696 | sharded checkpoint step-1500 saved (16 "
+                   "ranks)\n") == 3);
+}
+
 TEST_CASE("an Xid's GPU is nvidia-smi's index, the local rank of that number, the rank it named") {
   // no NCCL lines and no pid: nvidia-smi gives the GPU at ba:00 index 6, and the ranks' own
   // start-up lines say which rank local rank 6 of that host is
