@@ -437,10 +437,12 @@ std::optional<GpuListing> read_gpu_listing(std::string_view message) {
 
 std::optional<RankNaming> read_rank_naming(std::string_view message) {
   if (message.find("local_rank") == std::string_view::npos) return std::nullopt;
-  static const RE2 local(R"(\blocal_rank["']?\s*[=:]\s*(\d{1,6})\b)");
-  static const RE2 rank(R"((?:^|[\s,;(\[{])["']?(?:global_)?rank["']?\s*[=:]\s*(\d{1,6})\b)");
-  static const RE2 host(R"(\bhost(?:name)?["']?\s*[=:]\s*["']?([A-Za-z0-9][\w.-]*))");
-  static const RE2 pid(R"(\bpid["']?\s*[=:]\s*(\d{1,9})\b)");
+  // (as key=value, "key": value, or a word and its value: "rank 14/16 host gn091 local_rank 6
+  // pid 466723")
+  static const RE2 local(R"(\blocal_rank["']?\s*[=:]?\s*(\d{1,6})\b)");
+  static const RE2 rank(R"((?:^|[\s,;(\[{])["']?(?:global_)?rank["']?\s*[=:]?\s*(\d{1,6})\b)");
+  static const RE2 host(R"(\bhost(?:name)?["']?\s*[=:]?\s*["']?([A-Za-z][\w.-]*))");
+  static const RE2 pid(R"(\bpid["']?\s*[=:]?\s*(\d{1,9})\b)");
   RankNaming n;
   if (!RE2::PartialMatch(message, local, &n.local_rank) ||
       !RE2::PartialMatch(message, rank, &n.rank))

@@ -339,6 +339,12 @@ TEST_CASE("a script's start-up line names a rank with its local rank, host and p
   CHECK(n->host == "node225");
   CHECK(n->pid == 1191728);
   CHECK_FALSE(read_rank_naming("waiting for local_rank=3"));  // no rank of its own
+  const auto words = read_rank_naming("rank 14/16 host gn091 local_rank 6 pid 466723");
+  REQUIRE(words);
+  CHECK(words->rank == 14);
+  CHECK(words->local_rank == 6);
+  CHECK(words->host == "gn091");
+  CHECK(words->pid == 466723);
 }
 
 }  // TEST_SUITE
