@@ -322,8 +322,9 @@ void Triage::Impl::read_save_line(const std::string& file, size_t line, std::str
   } else if (save_patterns.match(p.message)) {
     record_save(file, line, text, time, p.origin.year_guessed, SaveLine{});
   } else if (read_resume(p.message)) {
-    read_so_far.resumed_from =
-        CheckpointEvent{file, line, time, p.origin.year_guessed, clipped(text), true, order, ""};
+    read_so_far.resumed_from = CheckpointEvent{
+        file,  line, time,  p.origin.year_guessed, clipped(text), true, order, "", false,
+        false, time ? state.zone : std::nullopt};
   }
 }
 

@@ -36,8 +36,8 @@ void Triage::Impl::record_save(const std::string& file, size_t line, std::string
            previous->time && *time - *previous->time >= kSaveInterval)
     previous->completed = true;
   checkpoints.push_back({file, line, time, year_guessed, clipped(text), completed, order,
-                         save.group, !completed && !save.end_logged});
-  if (time) checkpoints.back().zone = files[file].zone;
+                         save.group, !completed && !save.end_logged, false,
+                         time ? files[file].zone : std::nullopt});
   if (checkpoints.size() > kMaxCheckpoints) checkpoints.pop_front();
   if (!completed && !save.path.empty() && unfinished_parts.size() < kMaxUnfinishedParts)
     unfinished_parts.insert_or_assign(save.path, checkpoints.back());
