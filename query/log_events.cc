@@ -412,7 +412,11 @@ std::optional<RayWorker> read_ray_worker(std::string_view message) {
 }
 
 std::optional<GpuListing> read_gpu_listing(std::string_view message) {
-  if (message.find(':') == std::string_view::npos && message.find('|') == std::string_view::npos)
+  // (most lines read are neither: a row of the table or the processes starts with '|', and the
+  // CSV's holds a PCI domain)
+  const size_t first = message.find_first_not_of(" \t");
+  if (first == std::string_view::npos ||
+      (message[first] != '|' && message.find("0000:") == std::string_view::npos))
     return std::nullopt;
   // (a PCI address's domain as nvidia-smi prints it has eight digits, the Xid's four)
   static const RE2 table(

@@ -25,29 +25,30 @@ void Triage::Impl::in_local_zones(TriageFacts& facts) const {
     if (it != files.end() && it->second.zone_hint) return it->second.zone_hint;
     return local;
   };
-  const auto shift = [&](const std::string& file, std::optional<double>& time,
-                         std::optional<double>& zone) {
-    const std::optional<double> z = zone_of(file);
-    if (zone || !z) return;
-    if (time) *time -= *z;
-    zone = z;
+  // (the offset to take away from a time printed without one, in a file read as local)
+  const auto offset = [&](const std::string& file, const std::optional<double>& printed) {
+    return printed ? std::nullopt : zone_of(file);
   };
   for (std::vector<LogEvent>* list : {&facts.events, &facts.kills})
-    for (LogEvent& e : *list) {
-      if (!e.zone && e.latest)
-        if (const std::optional<double> z = zone_of(e.file)) *e.latest -= *z;
-      shift(e.file, e.time, e.zone);
+    for (LogEvent& e : *list)
+      if (const std::optional<double> z = offset(e.file, e.zone)) {
+        if (e.time) *e.time -= *z;
+        if (e.latest) *e.latest -= *z;
+        e.zone = z;
+      }
+  const auto local_save = [&](CheckpointEvent& c) {
+    if (const std::optional<double> z = offset(c.file, c.zone)) {
+      if (c.time) *c.time -= *z;
+      c.zone = z;
     }
-  for (CheckpointEvent& c : facts.checkpoints) shift(c.file, c.time, c.zone);
-  for (CheckpointEvent& c : facts.unfinished_parts) shift(c.file, c.time, c.zone);
-  if (facts.resumed_from) shift(facts.resumed_from->file, facts.resumed_from->time,
-                                facts.resumed_from->zone);
+  };
+  std::for_each(facts.checkpoints.begin(), facts.checkpoints.end(), local_save);
+  std::for_each(facts.unfinished_parts.begin(), facts.unfinished_parts.end(), local_save);
+  if (facts.resumed_from) local_save(*facts.resumed_from);
   for (auto& [host, boots] : facts.boots)
-    for (TriageFacts::Boot& boot : boots) {
-      std::optional<double> time = boot.time;
-      shift(boot.where.file, time, boot.zone);
-      boot.time = *time;
-    }
+    for (TriageFacts::Boot& boot : boots)
+      if (const std::optional<double> z = offset(boot.where.file, boot.zone))
+        boot.time -= *z, boot.zone = z;
   // (a file's first and last dates: as local, when any of its dated lines printed no offset)
   for (std::map<std::string, double>* dates : {&facts.first_dated_of_file, &facts.last_dated_of_file})
     for (auto& [file, time] : *dates)

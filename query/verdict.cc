@@ -225,8 +225,7 @@ void Judge::find_first_fault(TriageReport& r) {
     if (facts(r.first_fault->entry_id).category == "communication")
       for (const LogEvent& e : faults) {
         const LogEvent& network = *r.first_fault;
-        const bool other_host = !e.host.empty() && !network.host.empty() &&
-                                short_host(e.host) != short_host(network.host);
+        const bool other_host = !may_be_same_host(e.host, network.host);
         const bool hardware = hardware_like(facts(e.entry_id)) && !same_place(e, network) &&
                               clock_.before(network, e) && near(e, network);
         const bool skewed = !e.entry_id.empty() && other_host &&
@@ -243,11 +242,7 @@ void Judge::find_first_fault(TriageReport& r) {
     // on another host up to kHostClockSkew after it (the clocks differ, and a launcher notices
     // an exit a moment after it)
     const LogEvent& f = *r.first_fault;
-    const double slack =
-        kill && !kill->host.empty() && !f.host.empty() &&
-                short_host(kill->host) != short_host(f.host)
-            ? kHostClockSkew
-            : 0;
+    const double slack = kill && !may_be_same_host(kill->host, f.host) ? kHostClockSkew : 0;
     const double by = f.time_inherited ? span(f).second : f.time.value_or(0);
     const bool killed_first =
         kill && (clock_.before(*kill, f) ||
