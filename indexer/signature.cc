@@ -235,14 +235,18 @@ std::unique_ptr<RE2> compile_signature_regex(const std::string& regex) {
   return std::make_unique<RE2>(regex, matcher_options());
 }
 
-std::optional<std::string> fold_for_plain_match(std::string_view text) {
+std::optional<std::string> fold_for_plain_match(std::string_view text,
+                                                std::vector<size_t>* origins) {
   std::string folded;
   folded.reserve(text.size());
-  for (const char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     if (static_cast<unsigned char>(c) >= 0x80) return std::nullopt;
     const bool space = is_space(c) || c == '\f';
+    const size_t before = folded.size();
     if (!space) folded += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     else if (folded.empty() || folded.back() != ' ') folded += ' ';
+    if (origins && folded.size() > before) origins->push_back(i);
   }
   return folded;
 }

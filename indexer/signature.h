@@ -71,7 +71,9 @@ std::unique_ptr<re2::RE2> compile_signature_regex(const std::string& regex);
 /// `text` folded for matching plain signatures without a regular expression: ASCII letters
 /// lowered and each run of whitespace ([\t\n\f\r ], RE2's \s) made one space. nullopt when the
 /// text has a byte outside ASCII, where RE2's Unicode case folding could decide differently.
-std::optional<std::string> fold_for_plain_match(std::string_view text);
+/// With `origins`, also where each folded byte came from: origins[i] is its offset in `text`.
+std::optional<std::string> fold_for_plain_match(std::string_view text,
+                                                std::vector<size_t>* origins = nullptr);
 
 /// What a signature with no placeholder and no raw pattern, in printable ASCII, stands for: a
 /// text matches it exactly when the text's fold_for_plain_match() contains this (folded the same

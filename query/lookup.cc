@@ -57,6 +57,7 @@ struct Evidence {
   std::string code;
   std::string signature;  // the most specific signature that matched
   size_t signature_letters = 0;
+  size_t signature_offset = std::string::npos;  // where a signature first matched the paste as shown
   double text_score = 0;  // Xapian percent, 0..1
   double text_weight = 0; // BM25 weight relative to the best hit, 0..1
   double information = 0; // Store::information of the text for this entry, when it was read
@@ -301,6 +302,7 @@ void read_exact_evidence(const Store& store, const std::vector<std::string>& rea
       Evidence& e = evidence[hit.entry_id];
       if (e.signature.empty() || hit.letters > e.signature_letters)
         e.signature = hit.signature, e.signature_letters = hit.letters;
+      if (&text == &readings.front()) e.signature_offset = std::min(e.signature_offset, hit.offset);
     }
 }
 
@@ -368,6 +370,27 @@ void order_codes_by_appearance(std::string_view text, std::vector<Match>& out,
                      [&](const Match* a, const Match* b) { return place(a) < place(b); });
     for (size_t i = 0; i < group.size(); ++i) group[i]->score = scores[i];
   }
+}
+
+// Echoes named by a signature (a watchdog's timeout, then the "taking the entire process down"
+// that follows it, then the launcher's summary) rank in the order the paste prints them: each is
+// the aftermath of the one before, and the first is nearest the fault. Their places among the
+// other matches stay as they were.
+void order_echoes_by_appearance(std::vector<Match>& out, const std::set<std::string>& echoes,
+                                const std::map<std::string, Evidence>& evidence) {
+  std::vector<Match*> group;
+  for (Match& m : out)
+    if (echoes.count(m.entry_id) && m.code.empty() &&
+        evidence.at(m.entry_id).signature_offset != std::string::npos)
+      group.push_back(&m);
+  if (group.size() < 2) return;
+  std::vector<double> scores;
+  for (const Match* m : group) scores.push_back(m->score);
+  std::sort(scores.rbegin(), scores.rend());
+  std::stable_sort(group.begin(), group.end(), [&](const Match* a, const Match* b) {
+    return evidence.at(a->entry_id).signature_offset < evidence.at(b->entry_id).signature_offset;
+  });
+  for (size_t i = 0; i < group.size(); ++i) group[i]->score = scores[i];
 }
 
 }  // namespace
@@ -441,6 +464,7 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
     out.push_back(std::move(m));
   }
   order_codes_by_appearance(shown, out, causes);
+  order_echoes_by_appearance(out, echoes, evidence);
   std::stable_sort(out.begin(), out.end(),
                    [](const Match& a, const Match& b) { return a.score > b.score; });
   // What the matched words say decides how far full text alone is trusted. Reading it costs a

@@ -417,7 +417,8 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
     i = std::max(end, i + 1);
   }
   const LiteralText literal_text(lower);
-  const std::optional<std::string> folded = fold_for_plain_match(text);
+  std::vector<size_t> origins;
+  const std::optional<std::string> folded = fold_for_plain_match(text, &origins);
   // The signatures whose literal pieces all occur in the text: those keyed by one of its words,
   // read from the key's index alone, and those with no key.
   std::vector<long long> candidates;
@@ -461,15 +462,22 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
                   " cannot be read" + rebuild_hint(impl_->dir));
     }
     bool matched = false;
+    size_t offset = 0;
     if (std::optional<std::string> plain = folded ? plain_signature(signature) : std::nullopt) {
-      matched = folded->find(*plain) != std::string::npos;
+      const size_t at = folded->find(*plain);
+      matched = at != std::string::npos;
+      if (matched) offset = origins[at];
     } else {
       const re2::RE2& pattern = impl_->pattern(number, regex);
       // A pattern that does not compile never matches; the lint reports it before indexing.
-      matched = pattern.ok() && re2::RE2::PartialMatch(text, pattern);
+      re2::StringPiece match;
+      matched = pattern.ok() &&
+                pattern.Match(text, 0, text.size(), re2::RE2::UNANCHORED, &match, 1);
+      if (matched) offset = static_cast<size_t>(match.data() - text.data());
     }
     if (matched)
-      found.push_back({ord, {std::move(id), std::move(signature), static_cast<size_t>(letters)}});
+      found.push_back({ord, {std::move(id), std::move(signature), static_cast<size_t>(letters),
+                             offset}});
   }
   std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
     return std::tie(a.hit.entry_id, a.ord) < std::tie(b.hit.entry_id, b.ord);

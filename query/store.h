@@ -35,6 +35,7 @@ struct SignatureHit {
   std::string entry_id;
   std::string signature;
   size_t letters = 0;  // signature_letters(): how much literal text it required
+  size_t offset = 0;   // where in the text its first match starts
 };
 
 /// An open index. Safe to share between threads for reading.

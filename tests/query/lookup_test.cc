@@ -414,6 +414,28 @@ TEST_CASE("matches come best first with confidence between 0 and 1") {
   }
 }
 
+TEST_CASE("echoes of one fault rank in the order the paste prints them") {
+  // A watchdog's timeout and the abort that follows it are both echoes of a fault elsewhere;
+  // the one printed first is nearer that fault, whatever share of the words each matches.
+  const std::string timeout =
+      "[E ProcessGroupNCCL.cpp:828] [Rank 3] Watchdog caught collective operation timeout: "
+      "WorkNCCL(SeqNum=33, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 607565 milliseconds "
+      "before timing out.\n";
+  const std::string abort =
+      "[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the "
+      "asynchronous nature of CUDA kernels, subsequent GPU operations might run on "
+      "corrupted/incomplete data.\n[E ProcessGroupNCCL.cpp:460] To avoid data inconsistency, "
+      "we are taking the entire process down.\n";
+  const std::vector<Match> in_order = lookup(bundled_store(), timeout + abort);
+  REQUIRE(in_order.size() >= 2);
+  CHECK(in_order[0].entry_id == "nccl-watchdog-timeout");
+  CHECK(in_order[1].entry_id == "nccl-timeout-abort");
+  const std::vector<Match> reversed = lookup(bundled_store(), abort + timeout);
+  REQUIRE(reversed.size() >= 2);
+  CHECK(reversed[0].entry_id == "nccl-timeout-abort");
+  CHECK(reversed[1].entry_id == "nccl-watchdog-timeout");
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuerr::query

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 
 #include <sqlite3.h>
 #include <xapian.h>
@@ -122,6 +123,25 @@ TEST_CASE("an entry's heading is the entry without bodies and with codes and act
     CHECK(heading->examples.empty());
   }
   CHECK_FALSE(store.entry_heading("no-such-entry"));
+}
+
+TEST_CASE("a signature hit says where in the text it first matched") {
+  const Store& store = test::bundled_store();
+  // (one plain signature, matched on the folded text: whitespace runs folded to one space;
+  // one with a placeholder, matched by its regular expression)
+  const std::string text =
+      "step 41 ok\n\n   CUDA error:   an illegal memory access was encountered\n"
+      "[E ProcessGroupNCCL.cpp:828] [Rank 3] Watchdog caught collective operation timeout: "
+      "WorkNCCL(SeqNum=33, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 607565 milliseconds "
+      "before timing out.";
+  std::map<std::string, size_t> first;
+  for (const SignatureHit& hit : store.match_signatures(text))
+    if (!first.count(hit.entry_id) || hit.offset < first[hit.entry_id])
+      first[hit.entry_id] = hit.offset;
+  REQUIRE(first.count("illegal-memory-access"));
+  REQUIRE(first.count("nccl-watchdog-timeout"));
+  CHECK(first["illegal-memory-access"] == text.find("an illegal memory access"));
+  CHECK(first["nccl-watchdog-timeout"] == text.find("Watchdog caught"));
 }
 
 TEST_CASE("an unknown id is no entry, not an error") {
