@@ -52,23 +52,42 @@ void Judge::judge_checkpoint(TriageReport& r) {
   // a save in another file completed before then was most likely written before the fault,
   // as a job that has failed completes no saves.
   // Failing that line, it happened before the first of its echoes with a date of their own
-  // (the other ranks' collective timeouts).
+  // (the other ranks' collective timeouts). A fault with no dated line above it in its file
+  // (a rank's assertion at the top of a console log) happened before the dated lines that
+  // follow it there too (the launcher's report of the rank's exit).
   std::optional<LogEvent> fault_by = r.first_fault;
-  if (fault_by && fault_by->time_inherited) {
+  if (fault_by && (fault_by->time_inherited || !fault_by->time)) {
     std::optional<double> by = fault_by->latest;
+    const auto own_date = [&](const LogEvent& e) {
+      return e.time && !e.time_inherited && (!e.year_guessed || in_.latest_dated);
+    };
     for (const LogEvent& e : r.cascade)
-      if (e.time && !e.time_inherited && !e.year_guessed && *e.time >= *fault_by->time &&
-          e.file != fault_by->file)
+      if (own_date(e) && e.file != fault_by->file && (!fault_by->time || *e.time >= *fault_by->time))
         by = std::min(by.value_or(*e.time), *e.time);
+    if (!fault_by->time)
+      for (const LogEvent& e : in_.events)
+        if (own_date(e) && e.file == fault_by->file && e.line > fault_by->line)
+          by = std::min(by.value_or(*e.time), *e.time);
     if (by) fault_by->time = by;
   }
+  // (an undated save is set against the fault as printed: both undated, their order is the
+  // clock's, by the lines read)
+  const auto fault_for = [&](const CheckpointEvent& c) -> const LogEvent& {
+    return c.time ? *fault_by : *r.first_fault;
+  };
+  // Whether save `c`, in another file than the fault's, came before it. (A fault with no time of
+  // its own sits in a file the clock cannot place; its bound is set against the save's date.)
+  const auto before_fault_elsewhere = [&](const CheckpointEvent& c) {
+    if (c.time && !r.first_fault->time && fault_by->time) return *c.time < *fault_by->time;
+    return clock_.before(c, fault_for(c));
+  };
   const CheckpointEvent* cut_short = cut_short_save(r);
   for (const CheckpointEvent& c : in_.checkpoints) {
     if (cut_short && part_of(c, *cut_short)) {
       if (!unfinished || unfinished->group != c.group) unfinished = &c;
       continue;
     }
-    if (r.first_fault && c.file != r.first_fault->file && !c.time != !r.first_fault->time) {
+    if (r.first_fault && c.file != r.first_fault->file && !c.time != !fault_for(c).time) {
       // No clock to compare them by; but an error of the incident later in the save's own file
       // (the cascade's CUDA error after the Xid in the kernel's log) came after the save, and
       // a job that has failed completes no saves.
@@ -76,16 +95,16 @@ void Judge::judge_checkpoint(TriageReport& r) {
       else if (c.completed) unordered = &c;
       continue;
     }
-    const bool before_fault =
-        !r.first_fault ||
-        clock_.before(c, c.file == r.first_fault->file ? *r.first_fault : *fault_by);
+    const bool before_fault = !r.first_fault || (c.file == r.first_fault->file
+                                                     ? clock_.before(c, *r.first_fault)
+                                                     : before_fault_elsewhere(c));
     if (!before_fault) {
       if (c.completed && r.first_fault && r.first_fault->role == "memory-error")
         r.checkpoints_after_fault.push_back(c);
       continue;
     }
     const bool settled = !c.completed && c.end_unlogged && c.own_time && fault_by &&
-                         fault_by->time && *fault_by->time - *c.time >= kSaveSettled;
+                         r.first_fault->time && *fault_by->time - *c.time >= kSaveSettled;
     if (const CheckpointEvent* part = c.completed ? missing_part(c) : nullptr)
       unfinished = part;
     else if (c.completed || settled)
@@ -99,13 +118,15 @@ void Judge::judge_checkpoint(TriageReport& r) {
     return;
   }
   // With no save of its own before the fault, the checkpoint the job resumed from is the one
-  // to go back to: it was written before this run and read back without an error.
+  // to go back to: it was written before this run and read back without an error. A run reads
+  // it as it starts: with no clock to say otherwise (the fault or the load undated, in another
+  // file), the load came first.
   const std::optional<CheckpointEvent>& resumed = in_.resumed_from;
   const auto read_before_fault = [&](const CheckpointEvent& c) {
     if (!r.first_fault) return true;
-    const bool same_file = c.file == r.first_fault->file;
-    if (!same_file && !c.time != !r.first_fault->time) return false;  // no order to tell
-    return clock_.before(c, same_file ? *r.first_fault : *fault_by);
+    if (c.file == r.first_fault->file) return clock_.before(c, *r.first_fault);
+    if (!c.time || !fault_for(c).time) return true;
+    return before_fault_elsewhere(c);
   };
   if (!last && !unordered && resumed && read_before_fault(*resumed)) {
     r.last_checkpoint = *resumed;

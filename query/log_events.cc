@@ -531,7 +531,7 @@ bool is_teardown(std::string_view message) {
       R"(Sending process \d+ closing signal SIG|ChildFailedError|failed \(exitcode: -?\d+\)|)"
       R"(srun: error: .*Exited with exit code|\*\*\* (?:STEP|JOB) .* CANCELLED|)"
       R"(mpirun noticed that process rank|terminate called after throwing|)"
-      R"(Signal \d+ \(SIG\w+\) received|exited on signal|Received \w+ death signal|)"
+      R"(Signal \d+ \(SIG\w+\) received|exited on signal|Received [\w.]+ death signal|)"
       R"(SignalException: Process \d+ got signal)");  // torchrun's agent, stopped by a signal
   // Slurm's cancel names its reason when it is not the job's own failure: a cause, looked up.
   static const RE2 cause(R"(CANCELLED AT \S+ DUE TO (?:TIME LIMIT|NODE FAILURE))");

@@ -105,6 +105,11 @@ LogEvent& Triage::Impl::add_event_of(const std::string& entry_id, const std::str
     e.time_inherited = true;
     files[file].undated.push_back(events.size() - 1);
     files[file].lines_left_to_wait = kLinesWaitedFor;
+  } else if (!time && !o.kernel && !files[file].no_dates_ahead) {
+    // (no date above it: the next dated line bounds it still; a file found to have none is not
+    // read for one again)
+    files[file].undated.push_back(events.size() - 1);
+    files[file].lines_left_to_wait = kLinesWaitedFor;
   }
   if (!o.kernel && !o.uptime) await_work(e, events.size() - 1, time, e.time_inherited);
   return e;
@@ -411,6 +416,7 @@ void Triage::Impl::note_last_line(FileState& state, size_t line, std::string_vie
 void Triage::Impl::read_skipped_line(const std::string& file, FileState& state,
                                      std::string_view text, size_t line) {
   if (state.lines_left_to_wait == 0) {
+    if (!state.undated.empty()) state.no_dates_ahead = true;
     state.undated.clear();               // (no date within kLinesWaitedFor: no bound)
     state.faults_awaiting_work.clear();  // (no work going on: they stand)
     return;

@@ -80,7 +80,10 @@ struct FileState {
   std::optional<std::optional<int>> named_rank;  // the rank its name gives, once looked at
   std::optional<double> zone;     // the UTC offset last_time was printed with, if any
   std::string unread;             // the last lines not read, when lines come one by one
-  std::vector<size_t> undated;    // events with an inherited time, awaiting the next dated line
+  // Events with an inherited time, or none (no dated line above them), awaiting the next dated
+  // line: their bound (LogEvent::latest).
+  std::vector<size_t> undated;
+  bool no_dates_ahead = false;    // a wait for a dated line found none (kLinesWaitedFor)
   size_t lines_sampled = 0;       // of its first lines, read for a full date (see sample_date)
   // The local time zone its first lines named (a job script's `date`), for its other lines'
   // times printed without one (see Triage::report).

@@ -1942,6 +1942,54 @@ TEST_CASE("an Xid takes the rank whose process or GPU NCCL named") {
   }
 }
 
+TEST_CASE("a rank's error with no dated line above it happened by the dated lines below it") {
+  // A console log that opens with a rank's device-side assert (its prefix carries no time) and
+  // goes on with torchrun's glog lines; the rank's saves are dated in the trainer's own log. The
+  // error happened by the launcher's report of the exit: a save completed before that report was
+  // written before the error, one after it was not.
+  const std::string console =
+      "[rank3]:/pytorch/aten/src/ATen/native/cuda/ScatterGatherKernel.cu:365: operator(): "
+      "block: [1,0,0], thread: [0,0,0] Assertion `idx_dim >= 0 && idx_dim < index_size && "
+      "\"index out of bounds\"` failed.\n"
+      "[rank3]: RuntimeError: CUDA error: device-side assert triggered\n"
+      "E0302 17:39:15.778221 268724 torch/distributed/elastic/multiprocessing/api.py:869] failed "
+      "(exitcode: 1) local_rank: 3 (pid: 329525) of binary: /usr/bin/python\n";
+  for (const auto& [save_time, safe] : {std::pair{"17:20:01", true}, {"17:45:07", false}}) {
+    CAPTURE(save_time);
+    Triage t(test::bundled_store());
+    add_file(t, "console.log", console);
+    add_file(t, "train.log",
+             "[2025-03-02 17:01:12,003][trainer][INFO] - step 1900: loss=3.31\n"
+             "[2025-03-02 " + std::string(save_time) +
+                 ",588][trainer][INFO] - saved checkpoint /ckpt/ckpt-002000\n");
+    const TriageReport r = t.report();
+    REQUIRE(r.first_fault);
+    CHECK(r.first_fault->entry_id == "device-side-assert");
+    CHECK(r.last_checkpoint.has_value() == safe);
+    CHECK((r.safe_to_resume == true) == safe);
+  }
+}
+
+TEST_CASE("the checkpoint a run resumed from is read before an undated fault in another file") {
+  // Rank 0's log times its lines by the clock alone ("[08:53:04]", no date); rank 3's error log
+  // has no times at all. A run loads its checkpoint as it starts, before anything fails.
+  Triage t(test::bundled_store());
+  add_file(t, "rank_0.log",
+           "[08:52:24] rank=0 local_rank=0 world_size=4 host=cn-g0068\n"
+           "[08:53:04] loaded checkpoint /ckpt/ner-457/step_006000 (model+optimizer) -> resuming "
+           "at step 6000\n"
+           "[08:55:10] step 6050 loss 1.92\n");
+  add_file(t, "rank_3.err",
+           "../aten/src/ATen/native/cuda/Indexing.cu:1289: indexSelectLargeIndex: block: "
+           "[206,0,0], thread: [92,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n"
+           "RuntimeError: CUDA error: device-side assert triggered\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->text.find("step_006000") != std::string::npos);
+  CHECK(r.safe_to_resume == true);
+}
+
 }  // TEST_SUITE
 
 TEST_CASE("the GPU's driver failing on a node is the node's fault, a driver mismatch a setting") {
