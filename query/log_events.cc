@@ -111,14 +111,19 @@ std::optional<SaveLine> read_save(std::string_view message) {
   // report them, and as a training loop of one's own words it: "checkpoint saved", "saved
   // checkpoint", "wrote ckpt", "checkpoint ... written"; Ray Train's "Checkpoint successfully
   // created at: Checkpoint(...)". (Hugging Face Trainer's are read as first_part, below.)
-  // The word is not taken from inside a path ("Configuration saved in out/checkpoint-9/...").
+  // The word is not taken from inside a path ("Configuration saved in out/checkpoint-9/..."),
+  // but a path may stand between the two words ("checkpoint /ckpt/ep1.pt written") or follow
+  // an arrow ("checkpoint -> /ckpt/model_400.pth").
   static const RE2 done(
       R"(Checkpoint \S+ is ready now|\[Torch\] Saved \S|)"
       R"(Async checkpoint save for step \d+ .*finalized successfully|)"
       R"(Finished saving the checkpoint|)"
       R"(\b(?:saved|wrote|written|stored|committed)\b[^\n/]{0,40}?\b(?:checkpoint|ckpt)|)"
-      R"(\b(?:checkpoint|ckpt)\b[^\n/]{0,80}?\b(?:saved|written|stored|committed|complete[d]?|)"
-      R"(finished|done|created)\b)",
+      R"(\b(?:checkpoint|ckpt)\b[^\n/]{0,80}?\b(?:saved|wrote|written|stored|committed|)"
+      R"(complete[d]?|finished|done|created)\b|)"
+      R"(\b(?:checkpoint|ckpt)\s+['"]?\S*/\S*?['"]?\s+(?:(?:has been|was|is)\s+)?)"
+      R"((?:saved|written|stored|committed|completed?|finished|done|created)\b|)"
+      R"(\b(?:checkpoint|ckpt)\s*(?:->|=>)\s*['"]?\S*/)",
       case_blind());
   // Starts of saves whose end the same framework reports: DeepSpeed (each part's "[Torch] Saving
   // <file>..." and the whole's "is about to be saved!"), torchtitan, Hugging Face Trainer,

@@ -439,9 +439,11 @@ std::optional<int> rank_from_file_name(std::string_view path) {
   // and MPIJob) is a node's, whose processes hold several ranks. ("process_2.log": JAX's
   // process index, the rank of its one process.)
   static const RE2 re(R"((?i)(?:rank|^worker|^proc(?:ess)?)[_.-]?(\d{1,6})(?:\D|$))");
-  // Slurm's per-task output, `--output=train-%j-%t.out`: the job id, then the task's number;
-  // not a date and a time ("run-20240312-1059.log").
-  static const RE2 slurm_task(R"([-_.](\d{3,})[-_.](\d{1,6})\.(?:out|err|log|txt)$)");
+  // Slurm's per-task output, `--output=train-%j-%t.out`: the job id, then the task's number,
+  // with the step's between them in `%j.%s-%t` ("train-638136.0-4.out"); not a date and a time
+  // ("run-20240312-1059.log").
+  static const RE2 slurm_task(
+      R"([-_.](\d{3,})(?:\.\d{1,3})?[-_.](\d{1,6})\.(?:out|err|log|txt)$)");
   static const RE2 date(R"((?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))");
   // nor the end of an address in a host's name ("dmesg_ip-10-50-127-116.txt", AWS's style)
   static const RE2 address(R"((?:^|\D)\d{1,3}[-.]\d{1,3}[-.]\d{1,3}[-.]\d{1,3}\.\w+$)");

@@ -112,6 +112,10 @@ TEST_CASE("saves are read in the words frameworks and training loops use") {
   CHECK(completed("Checkpoint for step 1000 written to /ckpt/step_1000.pt"));
   CHECK(completed("wrote ckpt /data/run3/ckpt-2000"));
   CHECK(completed("checkpoint save complete (12.3 s)"));
+  CHECK(completed("[ckpt] wrote /gpfs/projects/nlp/ckpt/step_000900.pt (3.4 GB) in 16.2s"));
+  CHECK(completed(">> checkpoint /scratch/svc-train/ckpts/ep1_it1200.pt written"));
+  CHECK(completed("checkpoint -> /work/apatel/ckpt/model_00400.pth"));
+  CHECK_FALSE(read_save("checkpoint -> ckpt_dir"));  // no path: a setting echoed
   CHECK(completed("(RayTrainWorker pid=3034895, ip=10.3.28.228) Checkpoint successfully created "
                   "at: Checkpoint(filesystem=local, path=/mnt/ray/TorchTrainer/checkpoint_000026)"));
   CHECK_FALSE(read_save("Created checkpoint directory /ckpt/run7"));  // a folder, not a save

@@ -130,6 +130,7 @@ TEST_CASE("a per-rank file's name gives its rank") {
   CHECK(rank_from_file_name("logs/process_2.log") == 2);  // JAX's process index
   CHECK(rank_from_file_name("logs/train-7712-6.out") == 6);  // srun --output=train-%j-%t.out
   CHECK(rank_from_file_name("job_884213_12.err") == 12);
+  CHECK(rank_from_file_name("logs/train-638136.0-4.out") == 4);  // --output=train-%j.%s-%t.out
   CHECK_FALSE(rank_from_file_name("slurm-7712.out"));  // the job's, not a task's
   CHECK_FALSE(rank_from_file_name("run-2024-03-05.log"));
   CHECK_FALSE(rank_from_file_name("run-20240312-1059.log"));  // a date and a time
