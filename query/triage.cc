@@ -362,17 +362,30 @@ void Triage::Impl::read_error_line(const std::string& file, size_t line, std::st
   if (chains_exceptions(p.message)) state.chained_exception = state.last_exception;
   if (state.last_frame && is_save_frame(p.message)) state.save_frame_line = line;
   const size_t events_before = read_so_far.events.size();
+  if (state.open_exception && line - state.open_exception->second > kExceptionDetailLines)
+    state.open_exception.reset();
   if (std::optional<Match> m = match_line(p.message)) {
     add_event(file, line, text, p.origin, time, *m, last_error);
-    // (the exception the chain went on to is one an entry names: it says what happened)
+    // (the exception the chain went on to is one an entry names: it says what happened; so do
+    // the details an exception's message announced with its colon, TensorFlow's "OOM when
+    // allocating tensor ..." below its "ResourceExhaustedError: Graph execution error:")
     if (state.chained_exception && read_exception(p.message)) {
       read_so_far.events[*state.chained_exception].chained_into = m->entry_id;
       state.chained_exception.reset();
+    } else if (state.open_exception) {
+      read_so_far.events[state.open_exception->first].chained_into = m->entry_id;
     }
+    state.open_exception.reset();
   } else if (after_traceback && !killed) {  // (a kill's own report is read as the kill)
     if (std::optional<ExceptionLine> x = read_exception(p.message)) {
       state.last_exception = add_exception(file, line, text, p.origin, time, *x);
       state.chained_exception.reset();
+      state.open_exception.reset();
+      std::string_view said = p.message;
+      while (!said.empty() && std::isspace(static_cast<unsigned char>(said.back())))
+        said.remove_suffix(1);
+      if (state.last_exception && said.ends_with(':'))
+        state.open_exception = std::pair{*state.last_exception, line};
     }
   }
   if (read_so_far.events.size() > events_before) note_during_save(state, line);

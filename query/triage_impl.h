@@ -58,6 +58,8 @@ constexpr double kHalfYear = 183 * 86400.0;
 constexpr size_t kDateSampleLines = 64;
 // A traceback's error is at most this many lines below the frames it ends.
 constexpr size_t kFramesAboveError = 40;
+// The details an exception's message announces with a colon are at most this many lines below.
+constexpr size_t kExceptionDetailLines = 12;
 
 // What reading needs of an entry, read once from the index.
 struct EntryFacts {
@@ -124,6 +126,9 @@ struct FileState {
   // The last uncaught exception no entry names (its event's index), and, once a line joins its
   // traceback to the next one, the same index until that next exception line is read.
   std::optional<size_t> last_exception, chained_exception;
+  // An exception whose message ends with a colon ("ResourceExhaustedError: Graph execution
+  // error:"), its details on the lines below, and the line it was read on.
+  std::optional<std::pair<size_t, size_t>> open_exception;
 };
 
 // The civil UTC date and time of `seconds` since the epoch.

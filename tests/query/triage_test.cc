@@ -1990,6 +1990,28 @@ TEST_CASE("the checkpoint a run resumed from is read before an undated fault in 
   CHECK(r.safe_to_resume == true);
 }
 
+TEST_CASE("an exception whose message ends with a colon is told by the details below it") {
+  // TensorFlow's "ResourceExhaustedError: Graph execution error:" names no failure; the "OOM
+  // when allocating tensor" a few lines below it does.
+  Triage t(test::bundled_store());
+  add_file(t, "worker-1.log",
+           "2024-07-01 17:37:32.101 I step 8100 loss 0.412\n"
+           "Traceback (most recent call last):\n"
+           "  File \"/app/train.py\", line 181, in <module>\n"
+           "    model.fit(train_ds, epochs=30)\n"
+           "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Graph execution error:\n"
+           "\n"
+           "Detected at node model/block6a_expand_conv/Conv2D defined at (most recent call last):\n"
+           "  File \"/app/train.py\", line 181, in <module>\n"
+           "\n"
+           "OOM when allocating tensor with shape[341,96,192,192] and type float on "
+           "/job:worker/replica:0/task:1/device:GPU:0 by allocator GPU_0_bfc\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "tensorflow-oom");
+  CHECK(r.verdict == "configuration");
+}
+
 }  // TEST_SUITE
 
 TEST_CASE("the GPU's driver failing on a node is the node's fault, a driver mismatch a setting") {
