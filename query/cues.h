@@ -68,6 +68,7 @@ constexpr std::array kCues{
     "local_rank",         // a script's own start-up line: "rank=110 local_rank=6 pid=..."
     "00000000:",          // nvidia-smi's GPUs: "|   7  NVIDIA H100 ... | 00000000:DB:00.0 Off |"
     "mib \\|",           // and the processes on them: "|    2   N/A  N/A  2104172   C ... MiB |"
-    "finished: "};        // kubectl describe: when a container (OOMKilled) ended
+    "finished: ",         // kubectl describe: when a container (OOMKilled) ended
+    "last\\): \\(rank"};  // a failed rank's traceback quoted in torch.distributed.checkpoint's
 
 }  // namespace gpuerr::query

@@ -273,6 +273,28 @@ void Triage::Impl::read_interesting(const std::string& file, size_t line, std::s
     read_so_far.latest_dated = std::max(read_so_far.latest_dated.value_or(*p.origin.time),
                                         *p.origin.time);
   note_boot(file, line, text, p, time, state);
+  // torch.distributed.checkpoint's CheckpointException carries the failed ranks' own
+  // tracebacks, each opened by "Traceback (most recent call last): (RANK 22)": the error that
+  // ends one is that rank's, and tells what the exception above it reported.
+  static const RE2 rank_traceback(R"(^\s*Traceback \(most recent call last\): \(RANK (\d+)\))");
+  if (int rank = 0; RE2::PartialMatch(p.message, rank_traceback, &rank)) {
+    state.traceback_of_rank = rank;
+    if (state.last_exception) state.chained_exception = state.last_exception;
+    return;
+  }
+  // (a frame, and the source line below one, are the traceback's; its error ends it)
+  if (state.traceback_of_rank && !is_frame(p.message) && !state.last_frame &&
+      !in_traceback(p.message)) {
+    ParsedLine theirs = p;
+    theirs.origin.rank = state.traceback_of_rank, theirs.origin.local_rank.reset();
+    theirs.origin.host.clear(), theirs.origin.pid.reset();
+    state.traceback_of_rank.reset();
+    const size_t events_before = read_so_far.events.size();
+    read_error_line(file, line, text, theirs, time, state, last_error, kill.has_value());
+    for (size_t i = events_before; i < read_so_far.events.size(); ++i)
+      read_so_far.events[i].quoted = true;
+    return;
+  }
   read_error_line(file, line, text, p, time, state, last_error, kill.has_value());
 }
 

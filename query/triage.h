@@ -65,6 +65,7 @@ struct LogEvent {
   // direct cause ..."), which says what happened: a DataLoader's ConnectionResetError, then
   // "DataLoader worker (pid N) is killed by signal". Empty otherwise.
   std::string chained_into;
+  bool quoted = false;  // read in another rank's traceback that its file quotes (not its host's)
   // Its traceback passes through a save (a frame in "save_checkpoint", "_save", a state_dict
   // gathered to be saved): the checkpoint being written when it failed is incomplete.
   bool during_save = false;

@@ -129,6 +129,7 @@ struct FileState {
   // An exception whose message ends with a colon ("ResourceExhaustedError: Graph execution
   // error:"), its details on the lines below, and the line it was read on.
   std::optional<std::pair<size_t, size_t>> open_exception;
+  std::optional<int> traceback_of_rank;  // inside another rank's traceback (RANK N), quoted
 };
 
 // The civil UTC date and time of `seconds` since the epoch.

@@ -108,11 +108,13 @@ TriageReport Triage::report() const {
   const GpuPlaces gpus = impl_->place_gpus(facts.placement.hosts);
   for (LogEvent& e : facts.events) {
     auto it = impl_->files.find(e.file);
-    if (e.host.empty() && it != impl_->files.end()) e.host = it->second.host;
+    // (a rank's host before its file's: a file may quote another rank's traceback, as
+    // torch.distributed.checkpoint's exception does)
     if (e.host.empty() && e.rank)
       if (auto h = impl_->host_of_rank.find(*e.rank); h != impl_->host_of_rank.end())
         e.host = h->second;
-    if (e.host.empty()) e.host = host_in_file_name(e.file, facts.placement.hosts);
+    if (e.host.empty() && it != impl_->files.end() && !e.quoted) e.host = it->second.host;
+    if (e.host.empty() && !e.quoted) e.host = host_in_file_name(e.file, facts.placement.hosts);
     // A line of no rank from a process another line tied to a rank (NCCL's, Ray Train's worker
     // table: "(RayTrainWorker pid=3634254, ip=10.0.0.7) IndexError: ...") is that rank's.
     if (!e.rank && !e.local_rank && e.pid && !e.host.empty())

@@ -2012,6 +2012,30 @@ TEST_CASE("an exception whose message ends with a colon is told by the details b
   CHECK(r.verdict == "configuration");
 }
 
+TEST_CASE("a rank's traceback quoted in torch.distributed.checkpoint's exception is that rank's") {
+  // Every rank raises CheckpointException naming the rank whose write failed, and quotes that
+  // rank's traceback under "(RANK 22)": its error is rank 22's, on a host this file is not.
+  Triage t(test::bundled_store());
+  add_file(t, "node0.out",
+           "[rank3]: [2024-12-15 04:18:40] step 1250 loss 1.02\n"
+           "[rank3]: Traceback (most recent call last):\n"
+           "[rank3]:   File \"/workspace/fsdp_train.py\", line 329, in main\n"
+           "[rank3]:     dcp.save(state_dict, checkpoint_id=ckpt_dir)\n"
+           "[rank3]: torch.distributed.checkpoint.api.CheckpointException: CheckpointException "
+           "ranks:dict_keys([22])\n"
+           "[rank3]: Traceback (most recent call last): (RANK 22)\n"
+           "[rank3]:   File \"/opt/conda/lib/python3.11/site-packages/torch/serialization.py\", "
+           "line 652, in save\n"
+           "[rank3]:     torch.save(data, stream)\n"
+           "[rank3]: OSError: [Errno 122] Disk quota exceeded\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "disk-full");
+  CHECK(r.first_fault->rank == 22);
+  CHECK(r.first_fault->host.empty());
+  CHECK(r.verdict == "configuration");
+}
+
 }  // TEST_SUITE
 
 TEST_CASE("the GPU's driver failing on a node is the node's fault, a driver mismatch a setting") {
