@@ -328,14 +328,16 @@ const LogEvent& Judge::first_of(const std::vector<LogEvent>& faults) {
       return e;
     // A hardware error that another process of the same host reported in the same span (its
     // own "uncorrectable ECC error", beside this "unspecified launch failure", which a GPU's
-    // failure also gives): the GPU's failure reached the host's other processes.
-    if (!hardware && facts(front.entry_id).hardware == "possible" &&
-        hardware_like(facts(e.entry_id)) && !e.host.empty() && may_be_on_one_host(e, front) &&
-        span(front).first <= span(e).second)
+    // failure also gives), or the kernel's report of the GPU or its driver failing there (an
+    // Xid of the GPU's firmware, 119, that stopped answering): the GPU's failure reached the
+    // host's processes.
+    const bool gpu_failed = hardware_like(facts(e.entry_id)) ||
+                            (e.entry_id.starts_with("xid-") && e.category == "driver");
+    if (!hardware && facts(front.entry_id).hardware == "possible" && gpu_failed &&
+        !e.host.empty() && may_be_on_one_host(e, front) && span(front).first <= span(e).second)
       return e;
     if (e.time_inherited) continue;
-    if (!hardware && hardware_like(facts(e.entry_id)) && e.gpu && e.gpu == front.gpu &&
-        may_be_on_one_host(e, front))
+    if (!hardware && gpu_failed && e.gpu && e.gpu == front.gpu && may_be_on_one_host(e, front))
       return e;
   }
   return front;

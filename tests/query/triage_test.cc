@@ -2036,6 +2036,27 @@ TEST_CASE("a rank's traceback quoted in torch.distributed.checkpoint's exception
   CHECK(r.verdict == "configuration");
 }
 
+TEST_CASE("a GPU's firmware that stops answering is the cause of its node's undated launch failure") {
+  // The rank's "unspecified launch failure" came after the last dated line of its log; seconds
+  // later the kernel of the same node logged Xid 119, the GPU's GSP not answering.
+  Triage t(test::bundled_store());
+  add_file(t, "a3-mega-41.out",
+           "[2024-12-14 04:37:17] iteration     4927/  500000 | consumed samples: 7567872\n"
+           "Traceback (most recent call last):\n"
+           "  File \"/opt/megatron-lm/megatron/training/training.py\", line 784, in train_step\n"
+           "    update_successful, grad_norm, num_zeros_in_grad = optimizer.step()\n"
+           "RuntimeError: CUDA error: unspecified launch failure\n");
+  add_file(t, "a3-mega-41-journalctl-k.txt",
+           "2024-12-14T04:30:02.100000+0000 a3-mega-41 kernel: nvidia-nvswitch3: open (major=509)\n"
+           "2024-12-14T04:37:21.136039+0000 a3-mega-41 kernel: NVRM: Xid (PCI:0000:ba:00): 119, "
+           "pid=215296, name=python, Timeout after 6s of waiting for RPC response from GPU6 GSP! "
+           "Expected function 76 (GSP_RM_CONTROL) (0x2080014b 0x5).\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "xid-119");
+  CHECK(r.verdict == "hardware");
+}
+
 }  // TEST_SUITE
 
 TEST_CASE("the GPU's driver failing on a node is the node's fault, a driver mismatch a setting") {
