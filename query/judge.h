@@ -134,6 +134,12 @@ inline bool hardware_like(const Facts& f) {
   return f.role == "memory-error" || f.category == "hardware" || f.hardware == "yes";
 }
 
+// The kernel's report of a GPU failing: a hardware fault, or an Xid of the GPU's driver or
+// firmware (119: its GSP stopped answering), which breaks the GPU for its processes as well.
+inline bool gpu_failed(const LogEvent& e, const Facts& f) {
+  return hardware_like(f) || (e.entry_id.starts_with("xid-") && f.category == "driver");
+}
+
 // Hosts that may be one: either unknown, or the same name up to its first dot (NCCL prints the
 // full name a host gives itself, syslog the short one).
 inline bool may_be_same_host(const std::string& a, const std::string& b) {

@@ -270,7 +270,7 @@ void Judge::name_rank_from_launcher(LogEvent& f) const {
 }
 
 void Judge::name_rank_of_gpu_fault(LogEvent& f) {
-  if (f.rank || f.local_rank || !hardware_like(facts(f.entry_id))) return;
+  if (f.rank || f.local_rank || !gpu_failed(f, facts(f.entry_id))) return;
   if (const std::optional<long> pid = read_xid_place(f.text).pid) {
     bool known = false, ours = false;
     for (const auto& [host, processes] : in_.placement.gpus)
@@ -279,6 +279,26 @@ void Judge::name_rank_of_gpu_fault(LogEvent& f) {
   }
   bool several = false;
   const LogEvent* named = rank_fault_near(f, several);
+  // Failing that, the rank a fault of the same host near it is named for by the lines around
+  // it (srun's "task 38: Exited" below a rank's undated "unspecified launch failure").
+  if (!named && !several) {
+    std::optional<int> only;
+    bool differ = false;
+    for (const LogEvent& e : in_.events) {
+      if (e.rank || e.local_rank || !is_fault(e.role) || !near(f, e) ||
+          e.category == "communication" || gpu_failed(e, facts(e.entry_id)))
+        continue;
+      LogEvent copy = e;
+      name_rank(copy);
+      if (!copy.rank || copy.host.empty() || !may_be_on_one_host(f, copy)) continue;
+      differ = differ || (only && *only != *copy.rank);
+      only = copy.rank;
+    }
+    if (only && !differ) {
+      f.rank = only;
+      return;
+    }
+  }
   // Failing that, the rank of a later report of the same GPU's (a DBE's Xid 48, then the Xid 95
   // twenty minutes on, a second before rank 5's "uncorrectable ECC error encountered").
   if (!named && !several && f.gpu)

@@ -445,11 +445,15 @@ std::optional<GpuListing> read_gpu_listing(std::string_view message) {
 }
 
 std::optional<RankNaming> read_rank_naming(std::string_view message) {
-  if (message.find("local_rank") == std::string_view::npos) return std::nullopt;
+  if (message.find("local_rank") == std::string_view::npos &&
+      message.find("LOCAL_RANK") == std::string_view::npos)
+    return std::nullopt;
   // (as key=value, "key": value, or a word and its value: "rank 14/16 host gn091 local_rank 6
-  // pid 466723")
-  static const RE2 local(R"(\blocal_rank["']?\s*[=:]?\s*(\d{1,6})\b)");
-  static const RE2 rank(R"((?:^|[\s,;(\[{])["']?(?:global_)?rank["']?\s*[=:]?\s*(\d{1,6})\b)");
+  // pid 466723"; or as the environment a launcher set, printed: "RANK=1 WORLD_SIZE=4 ...
+  // LOCAL_RANK=0")
+  static const RE2 local(R"((?i)\blocal_rank["']?\s*[=:]?\s*(\d{1,6})\b)");
+  static const RE2 rank(
+      R"((?i)(?:^|[\s,;(\[{])["']?(?:global_)?rank["']?\s*[=:]?\s*(\d{1,6})\b)");
   static const RE2 host(R"(\bhost(?:name)?["']?\s*[=:]?\s*["']?([A-Za-z][\w.-]*))");
   static const RE2 pid(R"(\bpid["']?\s*[=:]?\s*(\d{1,9})\b)");
   RankNaming n;

@@ -418,6 +418,9 @@ struct Triage::Impl {
   // host their line named, else their file's, else the one of the job's hosts the file's name or
   // folder holds.
   GpuPlaces place_gpus(const std::set<std::string>& hosts) const;
+  // The one rank named in the start-up lines of the file whose name `file`'s name holds (a
+  // pod's `kubectl describe`, saved as describe-pod-<pod>.txt beside the pod's <pod>.log).
+  std::optional<int> rank_of_file_named_in(const std::string& file) const;
   void in_local_zones(TriageFacts& facts) const;
   void note_gpu_and_rank(const std::string& file, const ParsedLine& p);
   void note_boot(const std::string& file, size_t line, std::string_view text, const ParsedLine& p,

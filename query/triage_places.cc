@@ -3,6 +3,9 @@
 // (triage_impl.h).
 #include "query/triage_impl.h"
 
+#include <map>
+#include <set>
+
 namespace gpuerr::query {
 
 void Triage::Impl::read_known_host(ParsedLine& p, const FileState& state) const {
@@ -125,6 +128,32 @@ GpuPlaces Triage::Impl::place_gpus(const std::set<std::string>& hosts) const {
     if (!host.empty()) g.rank_of_local.try_emplace({host, n.naming.local_rank}, n.naming.rank);
   }
   return g;
+}
+
+std::optional<int> Triage::Impl::rank_of_file_named_in(const std::string& file) const {
+  const auto base = [](const std::string& path) {
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+  };
+  const std::string name = base(file);
+  std::map<std::string, std::set<int>> ranks_of_file;
+  for (const Named& n : rank_namings) ranks_of_file[n.file].insert(n.naming.rank);
+  std::optional<int> found;
+  for (const auto& [other, ranks] : ranks_of_file) {
+    std::string stem = base(other);
+    stem = stem.substr(0, stem.rfind('.'));
+    if (other == file || ranks.size() != 1 || stem.size() < 3) continue;
+    // (as a word of the name: "worker-1" is not in "describe-pod-worker-10.txt")
+    const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)); };
+    for (size_t at = name.find(stem); at != std::string::npos; at = name.find(stem, at + 1)) {
+      const size_t end = at + stem.size();
+      if ((at > 0 && is_word(name[at - 1])) || (end < name.size() && is_word(name[end])))
+        continue;
+      if (found && *found != *ranks.begin()) return std::nullopt;
+      found = *ranks.begin();
+    }
+  }
+  return found;
 }
 
 void Triage::Impl::note_gpu_and_rank(const std::string& file, const ParsedLine& p) {

@@ -132,6 +132,10 @@ TriageReport Triage::report() const {
   // (A kill whose line names no host is on the host its file is named for, as any line is.)
   for (LogEvent& k : facts.kills) {
     if (k.host.empty()) k.host = host_in_file_name(k.file, facts.placement.hosts);
+    // (a container's kill, in a pod's `kubectl describe` saved beside the pod's log: the pod's
+    // one rank, when its log names one)
+    if (!k.rank && !k.local_rank && k.text.find("OOMKilled") != std::string::npos)
+      k.rank = impl_->rank_of_file_named_in(k.file);
     if (k.rank || !k.pid) continue;
     const std::string host = facts.placement.host_of(k.host);
     if (auto it = rank_of_process.find({host, *k.pid}); !host.empty() &&

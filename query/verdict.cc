@@ -331,13 +331,12 @@ const LogEvent& Judge::first_of(const std::vector<LogEvent>& faults) {
     // failure also gives), or the kernel's report of the GPU or its driver failing there (an
     // Xid of the GPU's firmware, 119, that stopped answering): the GPU's failure reached the
     // host's processes.
-    const bool gpu_failed = hardware_like(facts(e.entry_id)) ||
-                            (e.entry_id.starts_with("xid-") && e.category == "driver");
-    if (!hardware && facts(front.entry_id).hardware == "possible" && gpu_failed &&
+    const bool failed = gpu_failed(e, facts(e.entry_id));
+    if (!hardware && facts(front.entry_id).hardware == "possible" && failed &&
         !e.host.empty() && may_be_on_one_host(e, front) && span(front).first <= span(e).second)
       return e;
     if (e.time_inherited) continue;
-    if (!hardware && gpu_failed && e.gpu && e.gpu == front.gpu && may_be_on_one_host(e, front))
+    if (!hardware && failed && e.gpu && e.gpu == front.gpu && may_be_on_one_host(e, front))
       return e;
   }
   return front;

@@ -343,6 +343,11 @@ TEST_CASE("a script's start-up line names a rank with its local rank, host and p
   CHECK(n->host == "node225");
   CHECK(n->pid == 1191728);
   CHECK_FALSE(read_rank_naming("waiting for local_rank=3"));  // no rank of its own
+  // the environment a launcher set, printed at start
+  const auto env = read_rank_naming("RANK=5 WORLD_SIZE=8 MASTER_ADDR=job-master-0 LOCAL_RANK=1");
+  REQUIRE(env);
+  CHECK(env->rank == 5);
+  CHECK(env->local_rank == 1);
   const auto words = read_rank_naming("rank 14/16 host gn091 local_rank 6 pid 466723");
   REQUIRE(words);
   CHECK(words->rank == 14);

@@ -2045,7 +2045,8 @@ TEST_CASE("a GPU's firmware that stops answering is the cause of its node's unda
            "Traceback (most recent call last):\n"
            "  File \"/opt/megatron-lm/megatron/training/training.py\", line 784, in train_step\n"
            "    update_successful, grad_norm, num_zeros_in_grad = optimizer.step()\n"
-           "RuntimeError: CUDA error: unspecified launch failure\n");
+           "RuntimeError: CUDA error: unspecified launch failure\n"
+           "srun: error: a3-mega-41: task 38: Exited with exit code 1\n");
   add_file(t, "a3-mega-41-journalctl-k.txt",
            "2024-12-14T04:30:02.100000+0000 a3-mega-41 kernel: nvidia-nvswitch3: open (major=509)\n"
            "2024-12-14T04:37:21.136039+0000 a3-mega-41 kernel: NVRM: Xid (PCI:0000:ba:00): 119, "
@@ -2054,7 +2055,32 @@ TEST_CASE("a GPU's firmware that stops answering is the cause of its node's unda
   const TriageReport r = t.report();
   REQUIRE(r.first_fault);
   CHECK(r.first_fault->entry_id == "xid-119");
+  CHECK(r.first_fault->rank == 38);  // the one rank of that node whose error it explains
   CHECK(r.verdict == "hardware");
+}
+
+TEST_CASE("a pod's kubectl describe saved beside the pod's log is the rank that log names") {
+  // One process per pod: each pod's log prints the environment its launcher set; the describe
+  // of the pod whose container was OOMKilled is saved as describe-pod-<pod>.txt.
+  Triage t(test::bundled_store());
+  for (const auto& [pod, rank] : {std::pair{"clip-train-master-0", 0}, {"clip-train-worker-0", 1},
+                                  {"clip-train-worker-1", 2}})
+    add_file(t, "logs/" + std::string(pod) + ".log",
+             "2024-07-23T07:03:02.102698728Z RANK=" + std::to_string(rank) +
+                 " WORLD_SIZE=3 MASTER_ADDR=clip-train-master-0 MASTER_PORT=23456 LOCAL_RANK=0\n");
+  add_file(t, "describe-pod-clip-train-worker-0.txt",
+           "Name:             clip-train-worker-0\n"
+           "Containers:\n"
+           "  pytorch:\n"
+           "    State:          Terminated\n"
+           "      Reason:       OOMKilled\n"
+           "      Exit Code:    137\n"
+           "      Finished:     Tue, 23 Jul 2024 07:27:43 +0000\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "killed");
+  CHECK(r.first_fault->rank == 1);
+  CHECK(r.verdict == "configuration");
 }
 
 }  // TEST_SUITE
