@@ -372,11 +372,14 @@ void order_codes_by_appearance(std::string_view text, std::vector<Match>& out,
   }
 }
 
-// Echoes named by a signature (a watchdog's timeout, then the "taking the entire process down"
-// that follows it, then the launcher's summary) rank in the order the paste prints them: each is
-// the aftermath of the one before, and the first is nearest the fault. Their places among the
-// other matches stay as they were.
-void order_echoes_by_appearance(std::vector<Match>& out, const std::set<std::string>& echoes,
+// Echoes named by a signature on different lines (a watchdog's timeout, then the "taking the
+// entire process down" that follows it, then the launcher's summary) rank in the order the paste
+// prints those lines: each is the aftermath of the one before, and the first is nearest the
+// fault. Within one line the order stays the score's ("NCCL communicator was aborted on rank
+// 1. Original reason for failure was: [Rank 1] Watchdog caught collective operation timeout"
+// names its cause after itself). Their places among the other matches stay as they were.
+void order_echoes_by_appearance(std::string_view text, std::vector<Match>& out,
+                                const std::set<std::string>& echoes,
                                 const std::map<std::string, Evidence>& evidence) {
   std::vector<Match*> group;
   for (Match& m : out)
@@ -387,8 +390,13 @@ void order_echoes_by_appearance(std::vector<Match>& out, const std::set<std::str
   std::vector<double> scores;
   for (const Match* m : group) scores.push_back(m->score);
   std::sort(scores.rbegin(), scores.rend());
+  std::map<const Match*, size_t> line;
+  for (const Match* m : group) {
+    const size_t offset = std::min(evidence.at(m->entry_id).signature_offset, text.size());
+    line[m] = static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
+  }
   std::stable_sort(group.begin(), group.end(), [&](const Match* a, const Match* b) {
-    return evidence.at(a->entry_id).signature_offset < evidence.at(b->entry_id).signature_offset;
+    return line[a] != line[b] ? line[a] < line[b] : a->score > b->score;
   });
   for (size_t i = 0; i < group.size(); ++i) group[i]->score = scores[i];
 }
@@ -464,7 +472,7 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
     out.push_back(std::move(m));
   }
   order_codes_by_appearance(shown, out, causes);
-  order_echoes_by_appearance(out, echoes, evidence);
+  order_echoes_by_appearance(shown, out, echoes, evidence);
   std::stable_sort(out.begin(), out.end(),
                    [](const Match& a, const Match& b) { return a.score > b.score; });
   // What the matched words say decides how far full text alone is trusted. Reading it costs a
