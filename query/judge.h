@@ -130,6 +130,9 @@ inline bool is_fault(const std::string& role) {
   return role == "cause" || role == "memory-error" || role == "exception";
 }
 
+// Unranked faults near a GPU's failure whose ranks are looked for, at most.
+constexpr size_t kFaultsNamedNear = 16;
+
 inline bool hardware_like(const Facts& f) {
   return f.role == "memory-error" || f.category == "hardware" || f.hardware == "yes";
 }

@@ -62,7 +62,8 @@ void Judge::judge_checkpoint(TriageReport& r) {
       return e.time && !e.time_inherited && (!e.year_guessed || in_.latest_dated);
     };
     for (const LogEvent& e : r.cascade)
-      if (own_date(e) && e.file != fault_by->file && (!fault_by->time || *e.time >= *fault_by->time))
+      if (own_date(e) && e.file != fault_by->file &&
+          (!fault_by->time || *e.time >= *fault_by->time))
         by = std::min(by.value_or(*e.time), *e.time);
     if (!fault_by->time)
       for (const LogEvent& e : in_.events)

@@ -284,10 +284,12 @@ void Judge::name_rank_of_gpu_fault(LogEvent& f) {
   if (!named && !several) {
     std::optional<int> only;
     bool differ = false;
+    size_t looked_at = 0;  // (each costs a pass over the events: a few suffice)
     for (const LogEvent& e : in_.events) {
       if (e.rank || e.local_rank || !is_fault(e.role) || !near(f, e) ||
           e.category == "communication" || gpu_failed(e, facts(e.entry_id)))
         continue;
+      if (++looked_at > kFaultsNamedNear) break;
       LogEvent copy = e;
       name_rank(copy);
       if (!copy.rank || copy.host.empty() || !may_be_on_one_host(f, copy)) continue;

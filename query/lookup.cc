@@ -57,7 +57,7 @@ struct Evidence {
   std::string code;
   std::string signature;  // the most specific signature that matched
   size_t signature_letters = 0;
-  size_t signature_offset = std::string::npos;  // where a signature first matched the paste as shown
+  size_t signature_offset = std::string::npos;  // where one first matched the paste as shown
   double text_score = 0;  // Xapian percent, 0..1
   double text_weight = 0; // BM25 weight relative to the best hit, 0..1
   double information = 0; // Store::information of the text for this entry, when it was read

@@ -395,7 +395,10 @@ void Triage::Impl::read_error_line(const std::string& file, size_t line, std::st
       read_so_far.events[*state.chained_exception].chained_into = m->entry_id;
       state.chained_exception.reset();
     } else if (state.open_exception) {
-      read_so_far.events[state.open_exception->first].chained_into = m->entry_id;
+      // (the same process's: another rank's line interleaved here says nothing of it)
+      LogEvent& x = read_so_far.events[state.open_exception->first];
+      if (x.rank == p.origin.rank && x.local_rank == p.origin.local_rank)
+        x.chained_into = m->entry_id;
     }
     state.open_exception.reset();
   } else if (after_traceback && !killed) {  // (a kill's own report is read as the kill)
