@@ -552,10 +552,20 @@ bool chains_exceptions(std::string_view message) {
          message.starts_with("The above exception was the direct cause");
 }
 
-bool says_last_error(std::string_view message) {
+namespace {
+std::string_view without_trailing_blanks(std::string_view message) {
   while (!message.empty() && std::isspace(static_cast<unsigned char>(message.back())))
     message.remove_suffix(1);
-  return message.ends_with("Last error:");
+  return message;
+}
+}  // namespace
+
+bool says_last_error(std::string_view message) {
+  return without_trailing_blanks(message).ends_with("Last error:");
+}
+
+bool announces_details(std::string_view message) {
+  return without_trailing_blanks(message).ends_with(':');
 }
 
 bool says_retrying(std::string_view message) {

@@ -203,6 +203,10 @@ bool chains_exceptions(std::string_view message);
 /// the warning that caused it in its own words ("Bootstrap : no socket interface found").
 bool says_last_error(std::string_view message);
 
+/// Does `message` end with a colon, announcing details on the lines below ("ResourceExhaustedError:
+/// Graph execution error:")? Trailing blanks aside.
+bool announces_details(std::string_view message);
+
 /// torchrun's "Root Cause (first observed failure)" block: the agent's observation order, weak
 /// evidence of the failing rank. A field line of that block ("rank : 3 (local_rank: 3)").
 struct LauncherField {

@@ -342,6 +342,17 @@ std::map<std::string, size_t> key_order(std::string_view text) {
   return out;
 }
 
+// Puts `group`'s matches in the order `before` gives them, handing out the scores they held,
+// best first: their places among the other matches stay as they were.
+template <typename Before>
+void reorder_keeping_scores(std::vector<Match*>& group, Before before) {
+  std::vector<double> scores;
+  for (const Match* m : group) scores.push_back(m->score);
+  std::sort(scores.rbegin(), scores.rend());
+  std::stable_sort(group.begin(), group.end(), before);
+  for (size_t i = 0; i < group.size(); ++i) group[i]->score = scores[i];
+}
+
 // Several causes of one code family in one paste (a kernel log with Xid 31, then Xid 13, then Xid
 // 43; Cycles' "Illegal address in cuMemcpyDtoH(...)" then "Invalid value in cuCtxDestroy(...)")
 // rank in the order their codes appear: the first is the fault, what follows is its aftermath
@@ -358,17 +369,13 @@ void order_codes_by_appearance(std::string_view text, std::vector<Match>& out,
   for (auto& [family, group] : by_family) {
     if (group.size() < 2) continue;
     if (order.empty()) order = key_order(text);
-    std::vector<double> scores;
-    for (const Match* m : group) scores.push_back(m->score);
-    std::sort(scores.rbegin(), scores.rend());
     // (a code read only where wrapped lines were rejoined comes after those read as shown)
     const auto place = [&](const Match* m) {
       const auto it = order.find(m->code);
       return it == order.end() ? order.size() : it->second;
     };
-    std::stable_sort(group.begin(), group.end(),
-                     [&](const Match* a, const Match* b) { return place(a) < place(b); });
-    for (size_t i = 0; i < group.size(); ++i) group[i]->score = scores[i];
+    reorder_keeping_scores(group,
+                           [&](const Match* a, const Match* b) { return place(a) < place(b); });
   }
 }
 
@@ -377,7 +384,7 @@ void order_codes_by_appearance(std::string_view text, std::vector<Match>& out,
 // prints those lines: each is the aftermath of the one before, and the first is nearest the
 // fault. Within one line the order stays the score's ("NCCL communicator was aborted on rank
 // 1. Original reason for failure was: [Rank 1] Watchdog caught collective operation timeout"
-// names its cause after itself). Their places among the other matches stay as they were.
+// names its cause after itself).
 void order_echoes_by_appearance(std::string_view text, std::vector<Match>& out,
                                 const std::set<std::string>& echoes,
                                 const std::map<std::string, Evidence>& evidence) {
@@ -387,18 +394,14 @@ void order_echoes_by_appearance(std::string_view text, std::vector<Match>& out,
         evidence.at(m.entry_id).signature_offset != std::string::npos)
       group.push_back(&m);
   if (group.size() < 2) return;
-  std::vector<double> scores;
-  for (const Match* m : group) scores.push_back(m->score);
-  std::sort(scores.rbegin(), scores.rend());
   std::map<const Match*, size_t> line;
   for (const Match* m : group) {
     const size_t offset = std::min(evidence.at(m->entry_id).signature_offset, text.size());
     line[m] = static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
   }
-  std::stable_sort(group.begin(), group.end(), [&](const Match* a, const Match* b) {
+  reorder_keeping_scores(group, [&](const Match* a, const Match* b) {
     return line[a] != line[b] ? line[a] < line[b] : a->score > b->score;
   });
-  for (size_t i = 0; i < group.size(); ++i) group[i]->score = scores[i];
 }
 
 }  // namespace

@@ -406,10 +406,7 @@ void Triage::Impl::read_error_line(const std::string& file, size_t line, std::st
       state.last_exception = add_exception(file, line, text, p.origin, time, *x);
       state.chained_exception.reset();
       state.open_exception.reset();
-      std::string_view said = p.message;
-      while (!said.empty() && std::isspace(static_cast<unsigned char>(said.back())))
-        said.remove_suffix(1);
-      if (state.last_exception && said.ends_with(':'))
+      if (state.last_exception && announces_details(p.message))
         state.open_exception = std::pair{*state.last_exception, line};
     }
   }

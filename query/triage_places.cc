@@ -131,29 +131,23 @@ GpuPlaces Triage::Impl::place_gpus(const std::set<std::string>& hosts) const {
 }
 
 std::optional<int> Triage::Impl::rank_of_file_named_in(const std::string& file) const {
-  const auto base = [](const std::string& path) {
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-  };
-  const std::string name = base(file);
+  const auto name = [](std::string_view path) { return path.substr(path.rfind('/') + 1); };
   std::map<std::string, std::set<int>> ranks_of_file;
   for (const Named& n : rank_namings) ranks_of_file[n.file].insert(n.naming.rank);
-  std::optional<int> found;
+  // (each other file naming one rank, by its name without its extension, as host_in_name finds
+  // a host's name as a word of a file's name: "worker-1" is not in "describe-pod-worker-10.txt")
+  std::map<std::string, int> rank_of_stem;
   for (const auto& [other, ranks] : ranks_of_file) {
-    std::string stem = base(other);
-    stem = stem.substr(0, stem.rfind('.'));
-    if (other == file || ranks.size() != 1 || stem.size() < 3) continue;
-    // (as a word of the name: "worker-1" is not in "describe-pod-worker-10.txt")
-    const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)); };
-    for (size_t at = name.find(stem); at != std::string::npos; at = name.find(stem, at + 1)) {
-      const size_t end = at + stem.size();
-      if ((at > 0 && is_word(name[at - 1])) || (end < name.size() && is_word(name[end])))
-        continue;
-      if (found && *found != *ranks.begin()) return std::nullopt;
-      found = *ranks.begin();
-    }
+    const std::string_view base = name(other);
+    const std::string stem(base.substr(0, base.rfind('.')));
+    if (other != file && ranks.size() == 1 && stem.size() >= 3)
+      rank_of_stem.emplace(stem, *ranks.begin());
   }
-  return found;
+  std::set<std::string> stems;
+  for (const auto& [stem, rank] : rank_of_stem) stems.insert(stem);
+  const std::string found = host_in_name(name(file), stems);
+  if (found.empty()) return std::nullopt;
+  return rank_of_stem.at(found);
 }
 
 void Triage::Impl::note_gpu_and_rank(const std::string& file, const ParsedLine& p) {
