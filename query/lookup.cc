@@ -57,7 +57,7 @@ struct Evidence {
   std::string code;
   std::string signature;  // the most specific signature that matched
   size_t signature_letters = 0;
-  size_t signature_offset = std::string::npos;  // where one first matched the paste as shown
+  std::vector<SignatureHit> shown_hits;  // its signatures' hits in the paste as shown
   double text_score = 0;  // Xapian percent, 0..1
   double text_weight = 0; // BM25 weight relative to the best hit, 0..1
   double information = 0; // Store::information of the text for this entry, when it was read
@@ -302,7 +302,7 @@ void read_exact_evidence(const Store& store, const std::vector<std::string>& rea
       Evidence& e = evidence[hit.entry_id];
       if (e.signature.empty() || hit.letters > e.signature_letters)
         e.signature = hit.signature, e.signature_letters = hit.letters;
-      if (&text == &readings.front()) e.signature_offset = std::min(e.signature_offset, hit.offset);
+      if (&text == &readings.front()) e.shown_hits.push_back(hit);
     }
 }
 
@@ -385,19 +385,19 @@ void order_codes_by_appearance(std::string_view text, std::vector<Match>& out,
 // fault. Within one line the order stays the score's ("NCCL communicator was aborted on rank
 // 1. Original reason for failure was: [Rank 1] Watchdog caught collective operation timeout"
 // names its cause after itself).
-void order_echoes_by_appearance(std::string_view text, std::vector<Match>& out,
-                                const std::set<std::string>& echoes,
+void order_echoes_by_appearance(const Store& store, std::string_view text,
+                                std::vector<Match>& out, const std::set<std::string>& echoes,
                                 const std::map<std::string, Evidence>& evidence) {
   std::vector<Match*> group;
   for (Match& m : out)
-    if (echoes.count(m.entry_id) && m.code.empty() &&
-        evidence.at(m.entry_id).signature_offset != std::string::npos)
+    if (echoes.count(m.entry_id) && m.code.empty() && !evidence.at(m.entry_id).shown_hits.empty())
       group.push_back(&m);
   if (group.size() < 2) return;
   std::map<const Match*, size_t> line;
   for (const Match* m : group) {
-    const size_t offset = std::min(evidence.at(m->entry_id).signature_offset, text.size());
-    line[m] = static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
+    line[m] = std::string::npos;
+    for (const SignatureHit& hit : evidence.at(m->entry_id).shown_hits)
+      line[m] = std::min(line[m], store.line_of(text, hit));
   }
   reorder_keeping_scores(group, [&](const Match* a, const Match* b) {
     return line[a] != line[b] ? line[a] < line[b] : a->score > b->score;
@@ -475,7 +475,7 @@ std::vector<Match> lookup(const Store& store, std::string_view message) {
     out.push_back(std::move(m));
   }
   order_codes_by_appearance(shown, out, causes);
-  order_echoes_by_appearance(shown, out, echoes, evidence);
+  order_echoes_by_appearance(store, shown, out, echoes, evidence);
   std::stable_sort(out.begin(), out.end(),
                    [](const Match& a, const Match& b) { return a.score > b.score; });
   // What the matched words say decides how far full text alone is trusted. Reading it costs a

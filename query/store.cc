@@ -64,6 +64,14 @@ std::string uri_path(const std::string& path) {
   return out + "?immutable=1";  // the index is never changed in place, only swapped whole
 }
 
+// One signature as the index records it (schema.h).
+struct SignatureRecord {
+  std::string id;  // its entry
+  long long ord = 0;  // its place in the entry's list
+  long long letters = 0;  // signature_letters()
+  std::string signature, regex;
+};
+
 Kind kind_from(const std::string& word) {
   return word == "env" ? Kind::kEnv : word == "faq" ? Kind::kFaq : Kind::kError;
 }
@@ -98,6 +106,19 @@ struct Store::Impl {
       return xapian.get_metadata(key);
     } catch (const Xapian::Error& e) {
       throw Error("cannot read index '" + dir + "': " + e.get_description() + rebuild_hint(dir));
+    }
+  }
+
+  // Signature `number`'s record (schema.h): [entry id, place in its list, letters, text, regex].
+  SignatureRecord signature_record(long long number) const {
+    const std::string record = metadata(schema::kMetaSignature + std::to_string(number));
+    try {
+      const nlohmann::json r = nlohmann::json::parse(record);
+      return {r.at(0).get<std::string>(), r.at(1).get<long long>(), r.at(2).get<long long>(),
+              r.at(3).get<std::string>(), r.at(4).get<std::string>()};
+    } catch (const nlohmann::json::exception&) {
+      throw Error("index '" + dir + "' is damaged: signature " + std::to_string(number) +
+                  " cannot be read" + rebuild_hint(dir));
     }
   }
 
@@ -417,8 +438,7 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
     i = std::max(end, i + 1);
   }
   const LiteralText literal_text(lower);
-  std::vector<size_t> origins;
-  const std::optional<std::string> folded = fold_for_plain_match(text, &origins);
+  const std::optional<std::string> folded = fold_for_plain_match(text);
   // The signatures whose literal pieces all occur in the text: those keyed by one of its words,
   // read from the key's index alone, and those with no key.
   std::vector<long long> candidates;
@@ -447,37 +467,18 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
   };
   std::vector<Found> found;
   for (const long long number : candidates) {
-    const std::string record = impl_->metadata(schema::kMetaSignature + std::to_string(number));
-    std::string id, signature, regex;
-    long long ord = 0, letters = 0;
-    try {
-      const nlohmann::json r = nlohmann::json::parse(record);
-      id = r.at(0).get<std::string>();
-      ord = r.at(1).get<long long>();
-      letters = r.at(2).get<long long>();
-      signature = r.at(3).get<std::string>();
-      regex = r.at(4).get<std::string>();
-    } catch (const nlohmann::json::exception&) {
-      throw Error("index '" + impl_->dir + "' is damaged: signature " + std::to_string(number) +
-                  " cannot be read" + rebuild_hint(impl_->dir));
-    }
+    SignatureRecord r = impl_->signature_record(number);
     bool matched = false;
-    size_t offset = 0;
-    if (std::optional<std::string> plain = folded ? plain_signature(signature) : std::nullopt) {
-      const size_t at = folded->find(*plain);
-      matched = at != std::string::npos;
-      if (matched) offset = origins[at];
+    if (std::optional<std::string> plain = folded ? plain_signature(r.signature) : std::nullopt) {
+      matched = folded->find(*plain) != std::string::npos;
     } else {
-      const re2::RE2& pattern = impl_->pattern(number, regex);
+      const re2::RE2& pattern = impl_->pattern(number, r.regex);
       // A pattern that does not compile never matches; the lint reports it before indexing.
-      re2::StringPiece match;
-      matched = pattern.ok() &&
-                pattern.Match(text, 0, text.size(), re2::RE2::UNANCHORED, &match, 1);
-      if (matched) offset = static_cast<size_t>(match.data() - text.data());
+      matched = pattern.ok() && re2::RE2::PartialMatch(text, pattern);
     }
     if (matched)
-      found.push_back({ord, {std::move(id), std::move(signature), static_cast<size_t>(letters),
-                             offset}});
+      found.push_back({r.ord, {std::move(r.id), std::move(r.signature),
+                               static_cast<size_t>(r.letters), number}});
   }
   std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
     return std::tie(a.hit.entry_id, a.ord) < std::tie(b.hit.entry_id, b.ord);
@@ -485,6 +486,36 @@ std::vector<SignatureHit> Store::match_signatures(std::string_view text) const {
   std::vector<SignatureHit> out;
   for (Found& f : found) out.push_back(std::move(f.hit));
   return out;
+}
+
+size_t Store::line_of(std::string_view text, const SignatureHit& hit) const {
+  const SignatureRecord r = impl_->signature_record(hit.number);
+  const std::optional<std::string> plain = plain_signature(r.signature);
+  const auto pattern = [&]() -> const re2::RE2& { return impl_->pattern(hit.number, r.regex); };
+  const auto holds = [&](std::string_view part) {
+    if (plain)
+      if (std::optional<std::string> folded = fold_for_plain_match(part))
+        return folded->find(*plain) != std::string::npos;
+    return pattern().ok() && re2::RE2::PartialMatch(part, pattern());
+  };
+  // Line by line, forward passes only; a match across lines is found in the whole text.
+  size_t line = 0;
+  for (size_t i = 0; i <= text.size(); ++line) {
+    const size_t end = std::min(text.find('\n', i), text.size());
+    if (holds(text.substr(i, end - i))) return line;
+    i = end + 1;
+  }
+  size_t offset = text.size();
+  std::vector<size_t> origins;
+  const std::optional<std::string> folded = fold_for_plain_match(text, &origins);
+  re2::StringPiece match;
+  if (plain && folded) {
+    if (const size_t at = folded->find(*plain); at != std::string::npos) offset = origins[at];
+  } else if (pattern().ok() &&
+             pattern().Match(text, 0, text.size(), re2::RE2::UNANCHORED, &match, 1)) {
+    offset = static_cast<size_t>(match.data() - text.data());
+  }
+  return static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
 }
 
 Store::QueryTerms Store::query_terms(const std::string& text) const {

@@ -35,7 +35,7 @@ struct SignatureHit {
   std::string entry_id;
   std::string signature;
   size_t letters = 0;  // signature_letters(): how much literal text it required
-  size_t offset = 0;   // where in the text its first match starts
+  long long number = 0;  // which signature of the index (for Store::line_of)
 };
 
 /// An open index. Safe to share between threads for reading.
@@ -86,6 +86,10 @@ class Store {
   /// signatures filed under a word of the text (and those filed under none), checks that their
   /// literal pieces occur, and only then reads and runs the pattern, compiled once per store.
   std::vector<SignatureHit> match_signatures(std::string_view text) const;
+
+  /// The line (from 0) of `text` on which `hit`'s signature first matches, for a text that
+  /// match_signatures found it in. Apart from match_signatures, because few callers need it.
+  size_t line_of(std::string_view text, const SignatureHit& hit) const;
 
   /// The `role` of an error entry ("cause", "consequence", ...); empty when there is none.
   std::string role(const std::string& id) const;

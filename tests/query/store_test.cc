@@ -125,23 +125,24 @@ TEST_CASE("an entry's heading is the entry without bodies and with codes and act
   CHECK_FALSE(store.entry_heading("no-such-entry"));
 }
 
-TEST_CASE("a signature hit says where in the text it first matched") {
+TEST_CASE("a signature hit's line is the one its first match starts on") {
   const Store& store = test::bundled_store();
-  // (one plain signature, matched on the folded text: whitespace runs folded to one space;
-  // one with a placeholder, matched by its regular expression)
+  // (one plain signature, matched on the folded text: whitespace runs folded to one space, so
+  // across a line break too; one with a placeholder, matched by its regular expression)
   const std::string text =
-      "step 41 ok\n\n   CUDA error:   an illegal memory access was encountered\n"
+      "step 41 ok\n\n   CUDA error:   an illegal\n memory access was encountered\n"
       "[E ProcessGroupNCCL.cpp:828] [Rank 3] Watchdog caught collective operation timeout: "
       "WorkNCCL(SeqNum=33, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 607565 milliseconds "
-      "before timing out.";
+      "before timing out.\nstep 42 ok";
   std::map<std::string, size_t> first;
-  for (const SignatureHit& hit : store.match_signatures(text))
-    if (!first.count(hit.entry_id) || hit.offset < first[hit.entry_id])
-      first[hit.entry_id] = hit.offset;
+  for (const SignatureHit& hit : store.match_signatures(text)) {
+    const size_t line = store.line_of(text, hit);
+    if (!first.count(hit.entry_id) || line < first[hit.entry_id]) first[hit.entry_id] = line;
+  }
   REQUIRE(first.count("illegal-memory-access"));
   REQUIRE(first.count("nccl-watchdog-timeout"));
-  CHECK(first["illegal-memory-access"] == text.find("an illegal memory access"));
-  CHECK(first["nccl-watchdog-timeout"] == text.find("Watchdog caught"));
+  CHECK(first["illegal-memory-access"] == 2);
+  CHECK(first["nccl-watchdog-timeout"] == 4);
 }
 
 TEST_CASE("an unknown id is no entry, not an error") {
