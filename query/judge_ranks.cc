@@ -237,6 +237,18 @@ void Judge::name_rank(LogEvent& f) {
   // Failing that, the one rank the lines just below it in its file name, whatever their error
   // (a pod's log: NVML's mismatch, then "[rank1]: RuntimeError ... Error 803"); not when they
   // name two, nor past the launcher's report (the lines after it are its teardown's).
+  // An uncaught exception ends its process, and what that process prints as it exits comes
+  // next (PyTorch's "[rank0]:[W...] ... process group has NOT been destroyed", a warning): the
+  // line right below an unprefixed traceback's last names its rank, whatever other ranks print
+  // a few lines further down.
+  if (!f.local_rank && f.role == "exception")
+    for (const LogEvent& e : in_.events)
+      if (e.file == f.file && e.line == f.line + 1 && e.rank && e.role == kWarningRole &&
+          may_be_same_host(f.host, e.host)) {
+        f.rank = e.rank, f.rank_line = e.line;
+        if (f.host.empty()) f.host = e.host;
+        return;
+      }
   if (!f.local_rank) {
     const LogEvent* named = nullptr;
     for (const LogEvent& e : in_.events) {

@@ -394,6 +394,25 @@ std::optional<std::pair<int, int>> read_collective_mismatch(std::string_view mes
   return std::make_pair(self, other);
 }
 
+std::optional<RendezvousField> read_rendezvous_field(std::string_view message) {
+  static const RE2 restart(R"(^\s*restart_count=(\d{1,6})\s*$)");
+  static const RE2 ranks(R"(^\s*global_ranks=\[([\d, ]*)\]\s*$)");
+  RendezvousField f;
+  int n = 0;
+  std::string list;
+  if (RE2::PartialMatch(message, restart, &n)) {
+    f.restart = n;
+    return f;
+  }
+  if (!RE2::PartialMatch(message, ranks, &list)) return std::nullopt;
+  re2::StringPiece rest(list);
+  static const RE2 number(R"(\s*(\d{1,6}),?)");
+  constexpr size_t kMaxRanksListed = 1024;  // (one node's workers)
+  while (f.global_ranks.size() < kMaxRanksListed && RE2::Consume(&rest, number, &n))
+    f.global_ranks.push_back(n);
+  return f;
+}
+
 std::optional<int> read_desync_named(std::string_view message) {
   // (a list of several ranks, "[0, 1, 2] finished collective #9, ...", names no one rank)
   static const RE2 named(
@@ -446,20 +465,27 @@ std::optional<GpuListing> read_gpu_listing(std::string_view message) {
 
 std::optional<RankNaming> read_rank_naming(std::string_view message) {
   if (message.find("local_rank") == std::string_view::npos &&
-      message.find("LOCAL_RANK") == std::string_view::npos)
+      message.find("LOCAL_RANK") == std::string_view::npos &&
+      message.find("local rank") == std::string_view::npos)
     return std::nullopt;
-  // (as key=value, "key": value, or a word and its value: "rank 14/16 host gn091 local_rank 6
-  // pid 466723"; or as the environment a launcher set, printed: "RANK=1 WORLD_SIZE=4 ...
-  // LOCAL_RANK=0")
-  static const RE2 local(R"((?i)\blocal_rank["']?\s*[=:]?\s*(\d{1,6})\b)");
+  // (as key=value, "key": value, or words and a value: "rank 14/16 host gn091 local_rank 6 pid
+  // 466723", "global rank 2/16 local rank 2 pid 91436"; or as the environment a launcher set,
+  // printed: "RANK=1 WORLD_SIZE=4 ... LOCAL_RANK=0")
+  static const RE2 local(R"((?i)\blocal[_ ]rank["']?\s*[=:]?\s*(\d{1,6})\b)");
   static const RE2 rank(
-      R"((?i)(?:^|[\s,;(\[{])["']?(?:global_)?rank["']?\s*[=:]?\s*(\d{1,6})\b)");
+      R"((?i)(?:^|[\s,;(\[{])["']?(?:global[_ ])?rank["']?\s*[=:]?\s*(\d{1,6})\b)");
   static const RE2 host(R"(\bhost(?:name)?["']?\s*[=:]?\s*["']?([A-Za-z][\w.-]*))");
   static const RE2 pid(R"(\bpid["']?\s*[=:]?\s*(\d{1,9})\b)");
   RankNaming n;
-  if (!RE2::PartialMatch(message, local, &n.local_rank) ||
-      !RE2::PartialMatch(message, rank, &n.rank))
+  re2::StringPiece local_match;
+  if (!local.Match(message, 0, message.size(), RE2::UNANCHORED, &local_match, 1) ||
+      !RE2::PartialMatch(local_match, local, &n.local_rank))
     return std::nullopt;
+  // (the rank is read with the local rank's words blanked out: "local rank 2" holds "rank 2")
+  std::string rest(message);
+  rest.replace(static_cast<size_t>(local_match.data() - message.data()), local_match.size(),
+               local_match.size(), ' ');
+  if (!RE2::PartialMatch(rest, rank, &n.rank)) return std::nullopt;
   RE2::PartialMatch(message, host, &n.host);
   if (long p = 0; RE2::PartialMatch(message, pid, &p)) n.pid = p;
   return n;
@@ -569,6 +595,14 @@ bool announces_details(std::string_view message) {
 }
 
 bool says_retrying(std::string_view message) {
+  // c10d's client socket warns of each failed attempt while it keeps trying ("[W socket.cpp:697]
+  // [c10d] The client socket has failed to connect to [node1]:29500 (errno: 111 - Connection
+  // refused)."); when it gives up it says so as an error ("[E socket.cpp:753] ... any network
+  // address", "timed out after").
+  if (message.find("socket.cpp:") != std::string_view::npos) {
+    static const RE2 c10d_warning(R"(\[W[\d .:]*socket\.cpp:\d+\] \[c10d\])");
+    if (RE2::PartialMatch(message, c10d_warning)) return true;
+  }
   if (message.find("etry") == std::string_view::npos) return false;
   static const RE2 retrying(R"((?i)\b(?:retrying|will retry|retry(?:ing)? in \d)\b)");
   return RE2::PartialMatch(message, retrying);

@@ -97,6 +97,15 @@ std::optional<std::pair<int, int>> read_collective_mismatch(std::string_view mes
 /// nullopt.
 std::optional<int> read_desync_named(std::string_view message);
 
+/// A line of torchrun's rendezvous result, which its agent logs as each worker group starts
+/// ("Rendezvous complete for workers. Result:" then one field a line): "restart_count=1" gives
+/// `restart`, "global_ranks=[8, 9, 10, 11]" gives `global_ranks` (local rank i is rank [i]).
+struct RendezvousField {
+  std::optional<int> restart;
+  std::vector<int> global_ranks;
+};
+std::optional<RendezvousField> read_rendezvous_field(std::string_view message);
+
 /// Ray Train's table of its workers, logged when they start: "- (node_id=..., ip=10.0.0.7,
 /// pid=3634254) world_rank=3, local_rank=3, node_rank=0". The worker's address, pid and rank.
 struct RayWorker {
@@ -213,7 +222,8 @@ struct LauncherField {
   std::string name;  // "rank", "host", "time", "exitcode"
   std::string value;
 };
-/// Does the line say the program will try again ("..., retrying", "Retrying in 5 s")?
+/// Does the line say the program will try again ("..., retrying", "Retrying in 5 s", c10d's
+/// warning-level "[W socket.cpp:697] [c10d] The client socket has failed to connect to ...")?
 bool says_retrying(std::string_view message);
 inline const std::string kWarningRole = "warning";
 

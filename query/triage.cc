@@ -256,7 +256,7 @@ void Triage::Impl::read_interesting(const std::string& file, size_t line, std::s
   for (std::string& s : read_settings(p.message))
     if (read_so_far.settings.size() < kMaxSettings) read_so_far.settings.insert(std::move(s));
   read_save_line(file, line, text, time, p, state);
-  read_launcher_line(file, line, p);
+  read_launcher_line(file, line, p, state);
   const std::optional<KillLine> kill = read_kill(p.message);
   if (kill) add_kill(file, line, text, p.origin, time, *kill);
   date_container_kill(p.message, kill.has_value(), state);
@@ -355,7 +355,13 @@ void Triage::Impl::read_save_line(const std::string& file, size_t line, std::str
   }
 }
 
-void Triage::Impl::read_launcher_line(const std::string& file, size_t line, const ParsedLine& p) {
+void Triage::Impl::read_launcher_line(const std::string& file, size_t line, const ParsedLine& p,
+                                      FileState& state) {
+  if (const std::optional<RendezvousField> r = read_rendezvous_field(p.message)) {
+    if (r->restart) state.restart = r->restart;
+    else if (state.worker_ranks.size() < kMaxProcesses)
+      state.worker_ranks.push_back({line, p.origin.host, state.restart, r->global_ranks});
+  }
   if (std::optional<WatchdogLine> w = read_watchdog(p.message); w && p.origin.rank) {
     RankProgress& r = read_so_far.watchdog[w->group][*p.origin.rank];
     if (w->timed_out_seq)

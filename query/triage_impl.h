@@ -76,6 +76,15 @@ struct SummaryBlock {
 };
 
 // Per input file: the recent past, for lines that carry no prefix of their own.
+// One of torchrun's rendezvous results in a file: from its line on, local rank i of the worker
+// group it started is rank `ranks[i]`.
+struct WorkerRanks {
+  size_t line = 0;
+  std::string host;              // the line's own host prefix, if any
+  std::optional<int> restart;    // its restart_count
+  std::vector<int> ranks;
+};
+
 struct FileState {
   std::optional<double> last_time;
   bool year_guessed = false;      // last_time's date had no year (see Triage::report)
@@ -116,6 +125,11 @@ struct FileState {
   // Causes read in this file, until a dated line of their rank's work minutes after them shows
   // the process went on (see read_skipped): the event's index, and the time it happened by.
   std::vector<std::pair<size_t, std::optional<double>>> faults_awaiting_work;
+  std::optional<int> restart;              // the last restart_count of torchrun's results read
+  std::vector<WorkerRanks> worker_ranks;   // and the ranks each result gave
+  // The rank local rank `local` of host `host` had at `line`, by the last result above it; none
+  // when two results of that restart differ (a file holding several nodes' agents, unprefixed).
+  std::optional<int> rank_of_worker(size_t line, const std::string& host, int local) const;
   size_t lines_left_to_wait = 0;  // for those and `undated` (kLinesWaitedFor)
   // The last line seen, read or passed over, is a traceback's (in_traceback, or the source line
   // below a frame: a launcher's prefix such as "[rank6]:" takes its indent away), or a frame's
@@ -384,7 +398,8 @@ struct Triage::Impl {
                       std::optional<double> time, const ParsedLine& p, FileState& state);
   // a launcher's or PyTorch's line about ranks (watchdog progress, srun's exit, Ray's workers,
   // desync and collective mismatch reports);
-  void read_launcher_line(const std::string& file, size_t line, const ParsedLine& p);
+  void read_launcher_line(const std::string& file, size_t line, const ParsedLine& p,
+                          FileState& state);
   // an error an entry names, or an uncaught exception at a traceback's end.
   void read_error_line(const std::string& file, size_t line, std::string_view text,
                        const ParsedLine& p, std::optional<double> time, FileState& state,

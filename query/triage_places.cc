@@ -109,6 +109,23 @@ void Triage::Impl::name_rank_of_xid(LogEvent& e, const XidPlace& x, const JobPla
   if (const std::optional<int> rank = gpus.rank_on_gpu(host, x.bus_id, x.pid)) name(*rank);
 }
 
+std::optional<int> FileState::rank_of_worker(size_t line, const std::string& host,
+                                             int local) const {
+  // (a result's host is its line's prefix: one with none is the file's, any host it names)
+  const auto of = [](const WorkerRanks& w, const std::string& h) {
+    return w.host.empty() || h.empty() || short_host(w.host) == short_host(h);
+  };
+  const WorkerRanks* last = nullptr;
+  for (const WorkerRanks& w : worker_ranks)
+    if (w.line <= line && of(w, host)) last = &w;
+  if (!last || static_cast<size_t>(local) >= last->ranks.size()) return std::nullopt;
+  for (const WorkerRanks& w : worker_ranks)
+    if (w.restart == last->restart && w.ranks != last->ranks && of(w, last->host) &&
+        of(w, host))
+      return std::nullopt;
+  return last->ranks[local];
+}
+
 GpuPlaces Triage::Impl::place_gpus(const std::set<std::string>& hosts) const {
   const auto host_of = [&](const std::string& file, const std::string& named) {
     if (!named.empty()) return short_host(named);

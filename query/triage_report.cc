@@ -124,6 +124,9 @@ TriageReport Triage::report() const {
       if (auto r = gpus.rank_of_local.find({short_host(e.host), *e.local_rank});
           r != gpus.rank_of_local.end())
         e.rank = r->second;
+    // (or as torchrun's rendezvous result in its file said when it started the worker group)
+    if (!e.rank && e.local_rank && it != impl_->files.end())
+      e.rank = it->second.rank_of_worker(e.line, e.host, *e.local_rank);
     impl_->place_on_gpu(e, facts.placement, rank_of_process, gpus);
   }
   // A kill that names its process (the out-of-memory killer's "Killed process 61236") is the

@@ -354,6 +354,33 @@ TEST_CASE("a script's start-up line names a rank with its local rank, host and p
   CHECK(words->local_rank == 6);
   CHECK(words->host == "gn091");
   CHECK(words->pid == 466723);
+  // "local rank" as two words, before or after the rank (whose words it holds: "rank 3")
+  const auto spaced = read_rank_naming("local rank 3 of global rank 11/16 pid 73732");
+  REQUIRE(spaced);
+  CHECK(spaced->rank == 11);
+  CHECK(spaced->local_rank == 3);
+  CHECK_FALSE(read_rank_naming("local rank 3 is waiting"));
+}
+
+TEST_CASE("torchrun's rendezvous result gives its restart, then its workers' ranks") {
+  const auto restart = read_rendezvous_field("  restart_count=2");
+  REQUIRE(restart);
+  CHECK(restart->restart == 2);
+  const auto ranks = read_rendezvous_field("  global_ranks=[8, 9, 10, 11]");
+  REQUIRE(ranks);
+  CHECK(ranks->global_ranks == std::vector<int>{8, 9, 10, 11});
+  CHECK_FALSE(read_rendezvous_field("  role_ranks=[8, 9, 10, 11]"));
+  CHECK_FALSE(read_rendezvous_field("global_ranks=[8, 9] were restarted"));
+}
+
+TEST_CASE("c10d's warning of a failed connect is a retry, its error is not") {
+  CHECK(says_retrying("[W socket.cpp:697] [c10d] The client socket has failed to connect to "
+                      "[node1]:29500 (errno: 111 - Connection refused)."));
+  CHECK(says_retrying("[W1226 15:35:11.626067741 socket.cpp:752] [c10d] The client socket "
+                      "cannot be initialized to connect to [h]:8000 (errno: 97 - Address family "
+                      "not supported by protocol)."));
+  CHECK_FALSE(says_retrying("[E socket.cpp:753] [c10d] The client socket has failed to connect "
+                            "to any network address of (node1, 29500)."));
 }
 
 }  // TEST_SUITE

@@ -3123,6 +3123,96 @@ TEST_CASE("Ray's memory monitor kills a worker for host memory: its rank, config
   CHECK(r.verdict == "configuration");
 }
 
+TEST_CASE("c10d's warning-level connect failures are retries, not the job's first fault") {
+  // (a worker node started before the store was up; the job trained, then a rank ran out of
+  // memory)
+  const std::string log =
+      "[W socket.cpp:697] [c10d] The client socket has failed to connect to [node16]:29500 "
+      "(errno: 111 - Connection refused).\n"
+      "W0519 20:29:56.054455 41395 torch/distributed/run.py:793] \n"
+      "[rank18]: Traceback (most recent call last):\n"
+      "[rank18]:   File \"/app/train.py\", line 88, in <module>\n"
+      "[rank18]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 16.00 GiB. GPU 2 "
+      "has a total capacity of 79.15 GiB of which 614.31 MiB is free.\n"
+      "W0519 21:53:34.523613 41395 torch/distributed/elastic/multiprocessing/api.py:858] "
+      "Sending process 41423 closing signal SIGTERM\n";
+  Triage t(test::bundled_store());
+  add_file(t, "node18.out", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
+  CHECK(r.first_fault->rank == 18);
+}
+
+TEST_CASE("a start-up line's 'global rank 2/16 local rank 2' ties the local rank to rank 2") {
+  const std::string log =
+      "[default2]:2024-08-10 20:50:52,124 | global rank 2/16 local rank 2 host gpu-a100-058 pid "
+      "91436\n"
+      "[default2]:2024-08-10 21:44:53,000 | step 400 loss 2.1\n"
+      "[default2]:RuntimeError: CUDA error: uncorrectable ECC error encountered\n";
+  Triage t(test::bundled_store());
+  add_file(t, "gpu-a100-058-torchrun.log", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->rank == 2);
+}
+
+TEST_CASE("torchrun's rendezvous result gives a local rank its rank, as of its restart") {
+  const auto result = [](int restart, const std::string& ranks) {
+    return "[2024-08-10 20:50:40,000] torch.distributed.elastic.agent.server.api: [INFO] "
+           "[default] Rendezvous complete for workers. Result:\n"
+           "  restart_count=" + std::to_string(restart) + "\n"
+           "  group_rank=1\n"
+           "  local_ranks=[0, 1, 2, 3]\n"
+           "  global_ranks=[" + ranks + "]\n";
+  };
+  const std::string log = result(0, "4, 5, 6, 7") +
+                          "[default1]:2024-08-10 21:00:00,000 | step 100 loss 2.3\n" +
+                          result(1, "0, 1, 2, 3") +
+                          "[default1]:2024-08-10 21:30:00,000 | step 200 loss 2.1\n"
+                          "[default1]:RuntimeError: CUDA error: an illegal memory access was "
+                          "encountered\n";
+  Triage t(test::bundled_store());
+  add_file(t, "node7.log", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->rank == 1);  // the restart's ranks, not the first start's (5)
+
+  // Two nodes' agents in one file, unprefixed: their results of one start differ, so neither
+  // names a rank
+  Triage both(test::bundled_store());
+  add_file(both, "job.log", result(0, "0, 1, 2, 3") + result(0, "4, 5, 6, 7") +
+                                "[default1]:RuntimeError: CUDA error: an illegal memory access "
+                                "was encountered\n");
+  const TriageReport r2 = both.report();
+  REQUIRE(r2.first_fault);
+  CHECK(!r2.first_fault->rank);
+}
+
+TEST_CASE("the exit warning right below an unprefixed traceback names its rank") {
+  // (Accelerate prints the traceback unprefixed; the dying process's exit warning carries its
+  // rank; other ranks' timeouts follow within the lines name_rank reads)
+  std::string log =
+      "08/05/2025 15:59:39 - INFO - __main__ - Running evaluation at step 4500\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/home/u/proj/train.py\", line 401, in <module>\n"
+      "RuntimeError: The size of tensor a (2049) must match the size of tensor b (2048) at "
+      "non-singleton dimension 1\n"
+      "[rank0]:[W0805 15:59:56.322447] ProcessGroupNCCL.cpp:1168] Warning: WARNING: process "
+      "group has NOT been destroyed before we destruct ProcessGroupNCCL.\n";
+  for (const std::string rank : {"4", "7"})
+    log += "[rank" + rank + "]:[E0805 16:29:56.328388000 ProcessGroupNCCL.cpp:616] [Rank " + rank +
+           "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=73818, "
+           "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800282 "
+           "milliseconds before timing out.\n";
+  Triage t(test::bundled_store());
+  add_file(t, "accel-node0.out", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->line == 4);
+  CHECK(r.first_fault->rank == 0);
+}
+
 TEST_CASE("a progress bar's carriage returns show work, other ranks' c10 errors do not") {
   // Lightning logs "saving model to" before it writes; tqdm redraws each progress line with '\r'
   // (a leading '\r' had been read as a traceback's indent, so the step-80 save never completed);
