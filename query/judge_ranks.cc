@@ -234,9 +234,6 @@ void Judge::name_rank(LogEvent& f) {
   const auto root = in_.launcher_root_by_file.find(f.file);
   const bool root_below =
       root != in_.launcher_root_by_file.end() && root->second.line >= f.line;
-  // Failing that, the one rank the lines just below it in its file name, whatever their error
-  // (a pod's log: NVML's mismatch, then "[rank1]: RuntimeError ... Error 803"); not when they
-  // name two, nor past the launcher's report (the lines after it are its teardown's).
   // An uncaught exception ends its process, and what that process prints as it exits comes
   // next (PyTorch's "[rank0]:[W...] ... process group has NOT been destroyed", a warning): the
   // line right below an unprefixed traceback's last names its rank, whatever other ranks print
@@ -249,6 +246,9 @@ void Judge::name_rank(LogEvent& f) {
         if (f.host.empty()) f.host = e.host;
         return;
       }
+  // Failing that, the one rank the lines just below it in its file name, whatever their error
+  // (a pod's log: NVML's mismatch, then "[rank1]: RuntimeError ... Error 803"); not when they
+  // name two, nor past the launcher's report (the lines after it are its teardown's).
   if (!f.local_rank) {
     const LogEvent* named = nullptr;
     for (const LogEvent& e : in_.events) {
