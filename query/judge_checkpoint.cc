@@ -82,6 +82,15 @@ void Judge::judge_checkpoint(TriageReport& r) {
     if (c.time && !r.first_fault->time && fault_by->time) return *c.time < *fault_by->time;
     return clock_.before(c, fault_for(c));
   };
+  // A first fault with no line of its own (a hang that PyTorch's desync report or the ranks'
+  // timeouts point to) began before its echoes: a save is before it when it is dated before
+  // their first date, or, undated, above one of them in its own file.
+  const auto before_hang = [&](const CheckpointEvent& c) {
+    if (c.time && fault_by->time) return *c.time < *fault_by->time;
+    return std::any_of(r.cascade.begin(), r.cascade.end(), [&](const LogEvent& e) {
+      return e.file == c.file && e.line > c.line;
+    });
+  };
   const CheckpointEvent* cut_short = cut_short_save(r);
   for (const CheckpointEvent& c : in_.checkpoints) {
     if (cut_short && part_of(c, *cut_short)) {
@@ -96,9 +105,11 @@ void Judge::judge_checkpoint(TriageReport& r) {
       else if (c.completed) unordered = &c;
       continue;
     }
-    const bool before_fault = !r.first_fault || (c.file == r.first_fault->file
-                                                     ? clock_.before(c, *r.first_fault)
-                                                     : before_fault_elsewhere(c));
+    const bool before_fault = !r.first_fault ||
+                              (r.first_fault->file.empty() ? before_hang(c)
+                               : c.file == r.first_fault->file
+                                   ? clock_.before(c, *r.first_fault)
+                                   : before_fault_elsewhere(c));
     if (!before_fault) {
       if (c.completed && r.first_fault && r.first_fault->role == "memory-error")
         r.checkpoints_after_fault.push_back(c);

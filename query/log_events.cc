@@ -113,7 +113,8 @@ std::optional<SaveLine> read_save(std::string_view message) {
   // created at: Checkpoint(...)". (Hugging Face Trainer's are read as first_part, below.)
   // The word is not taken from inside a path ("Configuration saved in out/checkpoint-9/..."),
   // but a path may stand between the two words ("checkpoint /ckpt/ep1.pt written") or follow
-  // an arrow ("checkpoint -> /ckpt/model_400.pth").
+  // an arrow ("checkpoint -> /ckpt/model_400.pth"); or the path alone may say it, after "saved"
+  // ("saved /ckpt/run/step_001000.pt", "saved /scratch/ckpt/ckpt_000500.pth").
   static const RE2 done(
       R"(Checkpoint \S+ is ready now|\[Torch\] Saved \S|)"
       R"(Async checkpoint save for step \d+ .*finalized successfully|)"
@@ -123,7 +124,8 @@ std::optional<SaveLine> read_save(std::string_view message) {
       R"(complete[d]?|finished|done|created)\b|)"
       R"(\b(?:checkpoint|ckpt)\s+['"]?\S*/\S*?['"]?\s+(?:(?:has been|was|is)\s+)?)"
       R"((?:saved|written|stored|committed|completed?|finished|done|created)\b|)"
-      R"(\b(?:checkpoint|ckpt)\s*(?:->|=>)\s*['"]?\S*/)",
+      R"(\b(?:checkpoint|ckpt)\s*(?:->|=>)\s*['"]?\S*/|)"
+      R"(\bsaved:?\s+['"]?\S*/\S*(?:ckpt|checkpoint|\.pth?\b))",
       case_blind());
   // Starts of saves whose end the same framework reports: DeepSpeed (each part's "[Torch] Saving
   // <file>..." and the whole's "is about to be saved!"), torchtitan, Hugging Face Trainer,

@@ -10,6 +10,7 @@ std::optional<double> Triage::Impl::wall_time(const LineOrigin& o, FileState& st
     boot_by_host[o.host] = {*o.time - *o.uptime, o.year_guessed};
   if (o.time) {
     state.zone = o.zone;
+    if (o.zone && *o.zone != 0) state.offset_printed = o.zone;
     state.year_guessed = o.year_guessed;
     return state.last_time = o.time;
   }
@@ -35,6 +36,7 @@ void Triage::Impl::sample_date(const std::string& file, FileState& state, std::s
   state.after_uptime_command = says_uptime_since(line);
   const LineOrigin o = origin_of(line, year);
   if (o.time && !o.zone) state.unzoned_dates = true;
+  if (o.zone && *o.zone != 0) state.offset_printed = o.zone;
   if (!o.host.empty() && state.pdsh_hosts.size() < kDateSampleLines &&
       line.size() > o.host.size() && line.starts_with(o.host) &&
       line.substr(o.host.size()).starts_with(": "))

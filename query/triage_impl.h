@@ -100,6 +100,7 @@ struct FileState {
   // times printed without one (see Triage::report).
   std::optional<double> zone_hint;
   bool unzoned_dates = false;  // a dated line of it printed no UTC offset (a local time)
+  std::optional<double> offset_printed;  // the last offset other than UTC's a line of it printed
   // Its host's boot time, when its first lines hold `uptime -s` and its answer ("$ uptime -s",
   // then "2024-07-10 07:21:05"): its kernel lines' uptimes are then wall times.
   std::optional<double> boot;

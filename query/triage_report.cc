@@ -10,7 +10,8 @@ namespace gpuerr::query {
 // and the node's own (Python's logging, syslog, `dmesg -T`). They were read as UTC, and move by
 // its offset, so that they sort with the lines that printed one (`journalctl -o short-iso`,
 // kubectl's timestamps). A file that named a zone of its own keeps to it; the others take the
-// zone the input named, unless it named two.
+// zone the input named, unless it named two; failing a zone named, the one offset its dated
+// lines printed.
 void Triage::Impl::in_local_zones(TriageFacts& facts) const {
   std::optional<double> local;
   bool agreed = true;
@@ -20,6 +21,18 @@ void Triage::Impl::in_local_zones(TriageFacts& facts) const {
       local = state.zone_hint;
     }
   if (!agreed) local.reset();
+  // Failing a zone named, the one offset other than UTC's that the input's dated lines printed
+  // ("2025-06-20T17:37:12.916-08:00"): the hosts' local zone, which the same hosts' logs that
+  // print none (glog's "W0620 17:41:57", syslog) are in. (UTC's, "Z", is only how a tool
+  // prints: kubectl's timestamps beside a pod's local ones say nothing of the hosts' zone.)
+  if (agreed && !local) {
+    for (const auto& [path, state] : files)
+      if (state.offset_printed) {
+        agreed = agreed && (!local || *local == *state.offset_printed);
+        local = state.offset_printed;
+      }
+    if (!agreed) local.reset();
+  }
   const auto zone_of = [&](const std::string& file) -> std::optional<double> {
     const auto it = files.find(file);
     if (it != files.end() && it->second.zone_hint) return it->second.zone_hint;

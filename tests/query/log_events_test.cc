@@ -116,6 +116,10 @@ TEST_CASE("saves are read in the words frameworks and training loops use") {
   CHECK(completed(">> checkpoint /scratch/svc-train/ckpts/ep1_it1200.pt written"));
   CHECK(completed("checkpoint -> /work/apatel/ckpt/model_00400.pth"));
   CHECK_FALSE(read_save("checkpoint -> ckpt_dir"));  // no path: a setting echoed
+  // (the path alone says it is a checkpoint, after "saved")
+  CHECK(completed("2025-01-13 17:14:57 | saved /home/u/scratch/ckpt/ckpt_000500.pth"));
+  CHECK(completed("[rank0]:[2024-12-15 10:14:07] saved /data/run/step_001000.pt"));
+  CHECK_FALSE(read_save("saved /data/run/predictions.csv"));
   CHECK(completed("(RayTrainWorker pid=3034895, ip=10.3.28.228) Checkpoint successfully created "
                   "at: Checkpoint(filesystem=local, path=/mnt/ray/TorchTrainer/checkpoint_000026)"));
   CHECK_FALSE(read_save("Created checkpoint directory /ckpt/run7"));  // a folder, not a save

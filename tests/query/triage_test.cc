@@ -540,6 +540,53 @@ TEST_CASE("a rank PyTorch's desync report names is the hang's suspect, not the l
   CHECK(r.hang_reason.find("desync report") != std::string::npos);
 }
 
+TEST_CASE("a hang's checkpoint is the last save above the timeouts that point to it") {
+  // (the hang has no line of its own; the saves and the timeouts print no date)
+  std::string log =
+      "0: iter 1000 | loss 2.6941 | 13:38:41\n"
+      "0: => saved checkpoint '/gpfs/u/ckpt/iter_0001000' (iteration 1000)\n"
+      "0: iter 1050 | loss 2.6630 | 13:40:14\n";
+  for (int rank : {0, 3})
+    log += "0: [rank" + std::to_string(rank) + "]:[E ProcessGroupNCCL.cpp:475] [Rank " +
+           std::to_string(rank) + "] Watchdog caught collective operation timeout: "
+           "WorkNCCL(SeqNum=131258, OpType=ALLREDUCE, NumelIn=4194304, NumelOut=4194304, "
+           "Timeout(ms)=1800000) ran for 1800923 milliseconds before timing out.\n"
+           "0: [rank" + std::to_string(rank) + "]:         - To our best knowledge, the "
+           "lagging/dead/mismatched ranks that caused the desync are:\n"
+           "0: [rank" + std::to_string(rank) + "]:             [7] joined but didn't finish "
+           "collective #131258 (count from 1)\n";
+  Triage t(test::bundled_store());
+  add_file(t, "slurm-9566260.out", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "hang");
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 2);
+  CHECK(r.safe_to_resume == true);
+}
+
+TEST_CASE("times printed without an offset are in the one offset the input's dated lines print") {
+  // (rank 0's Python logging prints -08:00; the agent of another node prints glog's local time)
+  const std::string rank0 =
+      "[rank0]:2025-06-20T17:30:00.000-08:00 INFO step=950 loss=2.81\n"
+      "[rank0]:2025-06-20T17:37:12.916-08:00 INFO saved checkpoint /ckpt/exp45/ckpt_step1000\n"
+      "[rank0]:2025-06-20T17:40:00.000-08:00 INFO step=1050 loss=2.79\n";
+  const std::string agent =
+      "E0620 17:41:59.544540 142000 torch/distributed/elastic/multiprocessing/api.py:869] "
+      "failed (exitcode: -9) local_rank: 7 (pid: 168134) of binary: /usr/bin/python\n";
+  Triage t(test::bundled_store());
+  add_file(t, "node0/torchrun.log", rank0);
+  add_file(t, "node2/torchrun.log", agent);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  REQUIRE(r.first_fault->time);
+  CHECK(*r.first_fault->time == doctest::Approx(*parse_line("2025-06-21T01:41:59Z", 0)
+                                                     .origin.time));
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 2);
+  CHECK(r.safe_to_resume == true);
+}
+
 TEST_CASE("a fault whose traceback passes through a save leaves that save incomplete") {
   const std::string saves =
       "0: 2026-12-01 04:00:00 INFO saving checkpoint to /ckpt/run19/step_250.pt\n"
