@@ -221,6 +221,10 @@ std::optional<LogEvent> Judge::first_kill() {
 
 void Judge::name_rank(LogEvent& f) {
   if (f.rank) return;
+  // (Slurm's cancel of a job or step, for its time limit or a preemption, is no rank's: the
+  // ranks printing below it are being stopped)
+  static const RE2 slurm_cancel(R"(\*\*\* (?:JOB|STEP) \S+ (?:ON \S+ )?CANCELLED)");
+  if (RE2::PartialMatch(f.text, slurm_cancel)) return;
   if (!f.local_rank)
     for (const LogEvent& e : in_.events)
       if (e.entry_id == f.entry_id && e.file == f.file && e.line > f.line &&

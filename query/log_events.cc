@@ -571,7 +571,7 @@ bool is_teardown(std::string_view message) {
       R"(Signal \d+ \(SIG\w+\) received|exited on signal|Received [\w.]+ death signal|)"
       R"(SignalException: Process \d+ got signal)");  // torchrun's agent, stopped by a signal
   // Slurm's cancel names its reason when it is not the job's own failure: a cause, looked up.
-  static const RE2 cause(R"(CANCELLED AT \S+ DUE TO (?:TIME LIMIT|NODE FAILURE))");
+  static const RE2 cause(R"(CANCELLED AT \S+ DUE TO (?:TIME LIMIT|NODE FAILURE|PREEMPTION))");
   return RE2::PartialMatch(message, teardown) && !RE2::PartialMatch(message, cause);
 }
 

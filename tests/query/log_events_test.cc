@@ -317,6 +317,10 @@ TEST_CASE("torchrun's agent stopped by a signal is teardown, not an exception of
       is_teardown("torch.distributed.elastic.multiprocessing.api.SignalException: Process 6155 "
                   "got signal: 15"));
   CHECK_FALSE(is_teardown("RuntimeError: CUDA error: an illegal memory access was encountered"));
+  // Slurm's cancel is teardown unless it names a reason that is not the job's own failure
+  CHECK(is_teardown("slurmstepd: error: *** STEP 31.0 ON n1 CANCELLED AT 2024-05-13T16:51:18 ***"));
+  CHECK_FALSE(is_teardown("slurmstepd: error: *** JOB 3143651 ON n1 CANCELLED AT "
+                          "2024-05-13T16:51:18 DUE TO PREEMPTION ***"));
 }
 
 TEST_CASE("nvidia-smi's GPUs and their processes, by index, PCI address and pid") {

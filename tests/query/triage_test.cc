@@ -587,6 +587,28 @@ TEST_CASE("times printed without an offset are in the one offset the input's dat
   CHECK(r.safe_to_resume == true);
 }
 
+TEST_CASE("Slurm's preemption is the job's first fault, configuration, of no rank") {
+  const std::string log =
+      "[INFO|trainer.py:3478] 2024-01-19 13:10:05,278 >> Saving model checkpoint to "
+      "/ckpt/sft/checkpoint-800\n"
+      "[INFO|modeling_utils.py:2793] 2024-01-19 13:10:44,438 >> Model weights saved in "
+      "/ckpt/sft/checkpoint-800/model.safetensors\n"
+      "{'loss': 1.8181, 'grad_norm': 1.6105, 'learning_rate': 1.2867e-05, 'epoch': 0.36}\n"
+      "slurmstepd: error: *** JOB 6247300 ON gpu084 CANCELLED AT 2024-01-19T13:15:09 DUE TO "
+      "PREEMPTION ***\n"
+      "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+      "[rank1]: torch.distributed.DistBackendError: NCCL error in: "
+      "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, remote process exited or there "
+      "was a network error, NCCL version 2.19.3\n";
+  Triage t(test::bundled_store());
+  add_file(t, "slurm-6247300.out", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "slurm-job-preempted");
+  CHECK(!r.first_fault->rank);
+  CHECK(r.verdict == "configuration");
+}
+
 TEST_CASE("a fault whose traceback passes through a save leaves that save incomplete") {
   const std::string saves =
       "0: 2026-12-01 04:00:00 INFO saving checkpoint to /ckpt/run19/step_250.pt\n"
