@@ -282,6 +282,25 @@ void Triage::Impl::read_interesting(const std::string& file, size_t line, std::s
     if (state.last_exception) state.chained_exception = state.last_exception;
     return;
   }
+  // Ray's error for a task that raised names the worker process whose traceback follows:
+  // "ray.exceptions.RayTaskError(ValueError): ray::_RayTrainWorker__execute.get_next() (pid=
+  // 83211, ip=10.169.0.13, actor_id=...)".
+  static const RE2 ray_task(R"(RayTaskError(?:\(\w+\))?: ray::\S+ \(pid=(\d+), ip=([\d.]+))");
+  if (long pid = 0; p.message.find("RayTaskError") != std::string::npos)
+    if (std::string ip; RE2::PartialMatch(p.message, ray_task, &pid, &ip)) {
+      state.traceback_of_process = std::pair{ip, pid};
+      read_error_line(file, line, text, p, time, state, last_error, kill.has_value());
+      return;
+    }
+  if (state.traceback_of_process && !is_frame(p.message) && !state.last_frame &&
+      !in_traceback(p.message)) {
+    ParsedLine theirs = p;
+    theirs.origin.host = state.traceback_of_process->first;
+    theirs.origin.pid = state.traceback_of_process->second;
+    state.traceback_of_process.reset();
+    read_error_line(file, line, text, theirs, time, state, last_error, kill.has_value());
+    return;
+  }
   // (a frame, and the source line below one, are the traceback's; its error ends it)
   if (state.traceback_of_rank && !is_frame(p.message) && !state.last_frame &&
       !in_traceback(p.message)) {

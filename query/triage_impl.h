@@ -145,6 +145,9 @@ struct FileState {
   // error:"), its details on the lines below, and the line it was read on.
   std::optional<std::pair<size_t, size_t>> open_exception;
   std::optional<int> traceback_of_rank;  // inside another rank's traceback (RANK N), quoted
+  // inside the traceback of a Ray task's worker process, which Ray's error names above it: its
+  // address and pid
+  std::optional<std::pair<std::string, long>> traceback_of_process;
 };
 
 // The civil UTC date and time of `seconds` since the epoch.

@@ -3173,6 +3173,26 @@ TEST_CASE("Ray Train's worker table ties a worker's pid and address to its rank"
   CHECK(r.verdict == "code");
 }
 
+TEST_CASE("Ray's task error names the worker whose unprefixed traceback follows it") {
+  const std::string log =
+      "- (node_id=2153, ip=10.1.121.93, pid=3634234) world_rank=0, local_rank=0, node_rank=0\n"
+      "- (node_id=57c6, ip=10.1.121.94, pid=83211) world_rank=9, local_rank=1, node_rank=1\n"
+      "ray.exceptions.RayTaskError(ValueError): ray::_RayTrainWorker__execute.get_next() "
+      "(pid=83211, ip=10.1.121.94, actor_id=6c47, repr=<ray.train._internal.worker_group."
+      "RayTrainWorker object at 0x7f>)\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/app/train_ray.py\", line 118, in train_loop_per_worker\n"
+      "    loss = criterion(outputs, labels)\n"
+      "ValueError: Expected input batch_size (64) to match target batch_size (63).\n";
+  Triage t(test::bundled_store());
+  add_file(t, "ray_driver.log", log);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->role == "exception");
+  CHECK(r.first_fault->rank == 9);
+  CHECK(r.first_fault->host == "10.1.121.94");
+}
+
 TEST_CASE("Ray's memory monitor kills a worker for host memory: its rank, configuration") {
   const std::string log =
       "(TorchTrainer pid=67336) - (node_id=8e5e, ip=10.128.77.42, pid=1818290) world_rank=1, "
