@@ -69,6 +69,7 @@ constexpr std::array kCues{
     "local rank",         // or "global rank 2/16 local rank 2 pid 91436"
     "restart_count=",     // torchrun's rendezvous result: its restart, then the ranks of its
     "global_ranks=",      // workers ("global_ranks=[8, 9, 10, 11]")
+    "\\[process=",        // Orbax's JAX process ("[process=1][thread=MainThread] ...")
     "00000000:",          // nvidia-smi's GPUs: "|   7  NVIDIA H100 ... | 00000000:DB:00.0 Off |"
     "mib \\|",           // and the processes on them: "|    2   N/A  N/A  2104172   C ... MiB |"
     "finished: ",         // kubectl describe: when a container (OOMKilled) ended

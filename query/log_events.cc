@@ -107,7 +107,8 @@ std::optional<SaveLine> read_save(std::string_view message) {
       R"(load\w*|restor\w*|resum\w*)\b)",
       case_blind());
   // Completed saves, as PyTorch Lightning, DeepSpeed (each rank's "[Torch] Saved <file>." and
-  // "Checkpoint <tag> is ready now!"), Megatron and torch.distributed.checkpoint (torchtitan)
+  // "Checkpoint <tag> is ready now!"), Megatron, torch.distributed.checkpoint (torchtitan) and
+  // Orbax ("Finished asynchronous save (blocking + background) in 29.12 seconds to <path>")
   // report them, and as a training loop of one's own words it: "checkpoint saved", "saved
   // checkpoint", "wrote ckpt", "checkpoint ... written"; Ray Train's "Checkpoint successfully
   // created at: Checkpoint(...)". (Hugging Face Trainer's are read as first_part, below.)
@@ -118,6 +119,7 @@ std::optional<SaveLine> read_save(std::string_view message) {
   static const RE2 done(
       R"(Checkpoint \S+ is ready now|\[Torch\] Saved \S|)"
       R"(Async checkpoint save for step \d+ .*finalized successfully|)"
+      R"(Finished asynchronous save \(blocking \+ background\)|Save Finalize is done on all hosts|)"
       R"(Finished saving the checkpoint|)"
       R"(\b(?:saved|wrote|written|stored|committed)\b[^\n/]{0,40}?\b(?:checkpoint|ckpt)|)"
       R"(\b(?:checkpoint|ckpt)\b[^\n/]{0,80}?\b(?:saved|wrote|written|stored|committed|)"

@@ -376,6 +376,11 @@ void Triage::Impl::read_save_line(const std::string& file, size_t line, std::str
 
 void Triage::Impl::read_launcher_line(const std::string& file, size_t line, const ParsedLine& p,
                                       FileState& state) {
+  static const RE2 jax_process(R"(\[process=(\d{1,6})\])");
+  if (int n = 0; state.jax_processes.size() < 2 &&
+                 p.message.find("[process=") != std::string::npos &&
+                 RE2::PartialMatch(p.message, jax_process, &n))
+    state.jax_processes.insert(n);
   if (const std::optional<RendezvousField> r = read_rendezvous_field(p.message)) {
     if (r->restart) state.restart = r->restart;
     else if (state.worker_ranks.size() < kMaxProcesses)

@@ -126,6 +126,9 @@ struct FileState {
   // Causes read in this file, until a dated line of their rank's work minutes after them shows
   // the process went on (see read_skipped): the event's index, and the time it happened by.
   std::vector<std::pair<size_t, std::optional<double>>> faults_awaiting_work;
+  // The JAX processes its lines name as Orbax prints them ("[process=1][thread=MainThread]
+  // Saving checkpoint ..."): one alone, the file is that process's log (a host's).
+  std::set<int> jax_processes;
   std::optional<int> restart;              // the last restart_count of torchrun's results read
   std::vector<WorkerRanks> worker_ranks;   // and the ranks each result gave
   // The rank local rank `local` of host `host` had at `line`, by the last result above it; none

@@ -140,6 +140,10 @@ TriageReport Triage::report() const {
     // (or as torchrun's rendezvous result in its file said when it started the worker group)
     if (!e.rank && e.local_rank && it != impl_->files.end())
       e.rank = it->second.rank_of_worker(e.line, e.host, *e.local_rank);
+    // A line of no rank in the log of one JAX process is that process's.
+    if (!e.rank && !e.local_rank && !e.quoted && it != impl_->files.end() &&
+        it->second.jax_processes.size() == 1)
+      e.rank = *it->second.jax_processes.begin();
     impl_->place_on_gpu(e, facts.placement, rank_of_process, gpus);
   }
   // A kill that names its process (the out-of-memory killer's "Killed process 61236") is the

@@ -120,6 +120,9 @@ TEST_CASE("saves are read in the words frameworks and training loops use") {
   CHECK(completed("2025-01-13 17:14:57 | saved /home/u/scratch/ckpt/ckpt_000500.pth"));
   CHECK(completed("[rank0]:[2024-12-15 10:14:07] saved /data/run/step_001000.pt"));
   CHECK_FALSE(read_save("saved /data/run/predictions.csv"));
+  CHECK(completed("I1214 07:00:09.245143 308731 async_checkpointer.py:229] [process=7][thread="
+                  "save_finalize] Finished asynchronous save (blocking + background) in 29.63 "
+                  "seconds to gs://runs/run39/checkpoints/2000"));  // Orbax
   CHECK(completed("(RayTrainWorker pid=3034895, ip=10.3.28.228) Checkpoint successfully created "
                   "at: Checkpoint(filesystem=local, path=/mnt/ray/TorchTrainer/checkpoint_000026)"));
   CHECK_FALSE(read_save("Created checkpoint directory /ckpt/run7"));  // a folder, not a save

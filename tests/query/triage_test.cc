@@ -3193,6 +3193,34 @@ TEST_CASE("Ray's task error names the worker whose unprefixed traceback follows 
   CHECK(r.first_fault->host == "10.1.121.94");
 }
 
+TEST_CASE("a line of no rank in one JAX process's log is that process's, as Orbax names it") {
+  const std::string process1 =
+      "I1214 06:59:13.818202 103487 checkpoint_manager.py:1283] [process=1][thread=MainThread] "
+      "Saving checkpoint at step 2000\n"
+      "I1214 07:00:09.245143 103487 async_checkpointer.py:229] [process=1][thread=save_finalize] "
+      "Finished asynchronous save (blocking + background) in 31.22 seconds to "
+      "gs://runs/run39/checkpoints/2000\n"
+      "E1214 07:23:43.393139 103487 pjrt_stream_executor_client.cc:3084] Execution of replica 0 "
+      "failed: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 16557396480 bytes.\n";
+  Triage t(test::bundled_store());
+  add_file(t, "host-1.log", process1);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "jax-resource-exhausted");
+  CHECK(r.first_fault->rank == 1);
+  REQUIRE(r.last_checkpoint);
+  CHECK(r.last_checkpoint->line == 2);
+
+  // (a file that several processes' lines name is no one process's)
+  Triage both(test::bundled_store());
+  add_file(both, "job.log",
+           "I1214 06:59:13.818202 1 checkpoint_manager.py:1283] [process=0][thread=MainThread] "
+           "Saving checkpoint at step 2000\n" + process1);
+  const TriageReport r2 = both.report();
+  REQUIRE(r2.first_fault);
+  CHECK(!r2.first_fault->rank);
+}
+
 TEST_CASE("Ray's memory monitor kills a worker for host memory: its rank, configuration") {
   const std::string log =
       "(TorchTrainer pid=67336) - (node_id=8e5e, ip=10.128.77.42, pid=1818290) world_rank=1, "
