@@ -222,16 +222,20 @@ void Judge::find_first_fault(TriageReport& r) {
     // on another host seconds after it: two hosts' clocks differ by seconds, and a peer's links
     // fail the moment its process does. (Not an exception no entry names, which a lost
     // connection can raise itself.)
+    // (An undated network error happened by the next dated line of its file: seconds after
+    // that bound count, not after the dated line above it.)
     if (facts(r.first_fault->entry_id).category == "communication")
       for (const LogEvent& e : faults) {
         const LogEvent& network = *r.first_fault;
+        const std::optional<double> network_by =
+            network.time_inherited && network.latest ? network.latest : network.time;
         const bool other_host = !may_be_same_host(e.host, network.host);
         const bool hardware = hardware_like(facts(e.entry_id)) && !same_place(e, network) &&
                               clock_.before(network, e) && near(e, network);
         const bool skewed = !e.entry_id.empty() && other_host &&
                             facts(e.entry_id).category != "communication" && e.time &&
-                            network.time && clock_.before(network, e) &&
-                            *e.time - *network.time <= kHostClockSkew;
+                            network_by && clock_.before(network, e) &&
+                            *e.time - *network_by <= kHostClockSkew;
         if (hardware || skewed) {
           r.first_fault = e;
           break;

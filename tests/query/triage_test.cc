@@ -3221,6 +3221,32 @@ TEST_CASE("a line of no rank in one JAX process's log is that process's, as Orba
   CHECK(!r2.first_fault->rank);
 }
 
+TEST_CASE("an undated peer's network error gives way to a fault seconds after its bound") {
+  // (dgx157's warning happened between 21:34:20 and 21:35:22; dgx153's rank ran out of memory
+  // at 21:35:26: its clock may be seconds ahead, and its peers' links failed as it stopped)
+  const std::string peer =
+      "[default1]:2025-10-03 21:34:20,835 - INFO - data - [rank17] step=363\n"
+      "[default1]:dgx157:1243134:1243232 [1] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got "
+      "completion from peer 10.4.0.155<55635> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=0 len=0 "
+      "vendor err 129 (Recv) localGid ::ffff:10.4.0.157 remoteGids::ffff:10.4.0.155 hca mlx5_8\n"
+      "W1003 21:35:22.481515 2782104 torch/distributed/elastic/multiprocessing/api.py:897] "
+      "Sending process 1243134 closing signal SIGTERM\n";
+  const std::string oom =
+      "[default0]:2025-10-03 21:12:01,278 - INFO - __main__ - hostname=dgx153 rank=0 "
+      "local_rank=0 world_size=32 pid=1258347\n"
+      "[default0]:2025-10-03 21:35:26,984 - ERROR - __main__ - [rank0] training step failed\n"
+      "[default0]:torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.81 GiB. GPU 0 "
+      "has a total capacity of 79.11 GiB of which 3.77 GiB is free.\n"
+      "W1003 21:35:27.481515 2782104 torch/distributed/elastic/multiprocessing/api.py:897] "
+      "Sending process 1390269 closing signal SIGTERM\n";
+  Triage t(test::bundled_store());
+  add_file(t, "dgx157/torchrun.log", peer);
+  add_file(t, "dgx153/torchrun.log", oom);
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
+}
+
 TEST_CASE("Ray's memory monitor kills a worker for host memory: its rank, configuration") {
   const std::string log =
       "(TorchTrainer pid=67336) - (node_id=8e5e, ip=10.128.77.42, pid=1818290) world_rank=1, "
