@@ -165,12 +165,14 @@ void Judge::note_ranks_alike(LogEvent& f) {
   const std::string& category = f.entry_id.empty() ? f.category : facts(f.entry_id).category;
   if (f.role == "killed" || hardware_like(facts(f.entry_id)) || category == "communication")
     return;
-  std::set<int> ranks;
+  // (the processes: a rank, or a local rank of a host, which pods' "[default6]:" name alone)
+  std::set<std::string> ranks;
   for (const LogEvent& e : in_.events)
-    if (e.rank && e.entry_id == f.entry_id && e.role == f.role &&
+    if ((e.rank || e.local_rank) && e.entry_id == f.entry_id && e.role == f.role &&
         (!f.entry_id.empty() || e.reading == f.reading) &&
         (!e.time || !f.time || std::abs(*e.time - *f.time) <= kAtOnce))
-      ranks.insert(*e.rank);
+      ranks.insert(e.rank ? std::to_string(*e.rank)
+                          : short_host(e.host) + "/" + std::to_string(*e.local_rank));
   // A setting or the environment (a driver, a library, a device list) that three ranks or more
   // failed on alike: a node's, or every node's, none first; a program's own error, only when
   // nearly every rank hit it (the same bad input), else the first of them may be the cause.

@@ -3247,6 +3247,26 @@ TEST_CASE("an undated peer's network error gives way to a fault seconds after it
   CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
 }
 
+TEST_CASE("a setting every pod's local ranks fail on alike names no rank") {
+  // (pods print only their local ranks, "[default6]:"; one line names rank 15 of one of them)
+  Triage t(test::bundled_store());
+  for (const std::string pod : {"worker-0", "worker-1", "worker-2"}) {
+    std::string log;
+    for (const std::string local : {"4", "5", "6", "7"})
+      log += "2024-04-01T23:50:39.896599797Z [default" + local +
+             "]:RuntimeError: CUDA error: invalid device ordinal\n";
+    add_file(t, "pt-train-" + pod + ".log", log);
+  }
+  add_file(t, "pt-train-worker-9.log",
+           "2024-04-01T23:50:40.000000000Z [default7]:[rank15]: RuntimeError: CUDA error: "
+           "invalid device ordinal\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "invalid-device-ordinal");
+  CHECK(!r.first_fault->rank);
+  CHECK(r.first_fault->ranks_alike >= 3);
+}
+
 TEST_CASE("Ray's memory monitor kills a worker for host memory: its rank, configuration") {
   const std::string log =
       "(TorchTrainer pid=67336) - (node_id=8e5e, ip=10.128.77.42, pid=1818290) world_rank=1, "
