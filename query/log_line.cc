@@ -455,4 +455,12 @@ std::optional<int> rank_from_file_name(std::string_view path) {
   return std::nullopt;
 }
 
+std::optional<LogDirFile> in_log_dir(std::string_view path) {
+  // torchrun --log-dir: <dir>/<run id>/attempt_<restart>/<local rank>/{stdout,stderr}.log
+  static const RE2 log_dir(R"(^(.*?)/?[^/]+/attempt_\d+/(\d{1,4})/std(?:out|err)\.log$)");
+  std::string dir, local;
+  if (!RE2::FullMatch(path, log_dir, &dir, &local)) return std::nullopt;
+  return LogDirFile{to_int(local), dir};
+}
+
 }  // namespace gpuerr::query

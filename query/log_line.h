@@ -41,6 +41,14 @@ ParsedLine parse_line(std::string_view line, int year);
 /// Slurm's `%j-%t` "train-7712-6.out"), or nullopt (also for a pod's, "llm-ft-worker-0.txt").
 std::optional<int> rank_from_file_name(std::string_view path);
 
+/// A file torchrun --log-dir wrote, "<dir>/<run id>/attempt_0/3/stderr.log": local rank 3's,
+/// in the log folder <dir> (whose own folders may name the host).
+struct LogDirFile {
+  int local_rank = 0;
+  std::string dir;
+};
+std::optional<LogDirFile> in_log_dir(std::string_view path);
+
 /// Calls `each` for every line of `lines` (lines separated by '\n', the last one may lack it),
 /// without its line break or a trailing '\r'.
 void for_each_line(std::string_view lines, const std::function<void(std::string_view)>& each);

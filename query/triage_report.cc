@@ -137,6 +137,16 @@ TriageReport Triage::report() const {
       if (auto r = gpus.rank_of_local.find({short_host(e.host), *e.local_rank});
           r != gpus.rank_of_local.end())
         e.rank = r->second;
+    // (or, for a file of torchrun's --log-dir, "node7/tlogs/<run>/attempt_0/3/stderr.log", the
+    // rank the start-up lines of the host its folders name gave the local rank its folder names)
+    if (!e.rank && !e.local_rank)
+      if (const std::optional<LogDirFile> d = in_log_dir(e.file)) {
+        const std::string host =
+            e.host.empty() ? host_in_file_name(d->dir, facts.placement.hosts) : e.host;
+        if (auto r = gpus.rank_of_local.find({short_host(host), d->local_rank});
+            !host.empty() && r != gpus.rank_of_local.end())
+          e.rank = r->second, e.host = host;
+      }
     // (or as torchrun's rendezvous result in its file said when it started the worker group)
     if (!e.rank && e.local_rank && it != impl_->files.end())
       e.rank = it->second.rank_of_worker(e.line, e.host, *e.local_rank);

@@ -142,6 +142,16 @@ TEST_CASE("a per-rank file's name gives its rank") {
   CHECK_FALSE(rank_from_file_name("rank/train.log"));  // a folder, not the file
 }
 
+TEST_CASE("a file torchrun's --log-dir wrote gives its local rank and its log folder") {
+  const auto d = in_log_dir("./node0020/tlogs/3cdc7c19/attempt_0/5/stderr.log");
+  REQUIRE(d);
+  CHECK(d->local_rank == 5);
+  CHECK(d->dir == "./node0020/tlogs");
+  CHECK(in_log_dir("logs/2bbd/attempt_1/0/stdout.log")->dir == "logs");
+  CHECK_FALSE(in_log_dir("runs/attempt_0/5/train.log"));
+  CHECK_FALSE(in_log_dir("node7/stderr.log"));
+}
+
 TEST_CASE("hostile lines parse without harm") {
   const std::string binary("\x00\xff\xfe[rank\x00]:\x1b[31m", 14);
   CHECK_NOTHROW(parse_line(binary, 2024));

@@ -3267,6 +3267,21 @@ TEST_CASE("a setting every pod's local ranks fail on alike names no rank") {
   CHECK(r.first_fault->ranks_alike >= 3);
 }
 
+TEST_CASE("a file of torchrun's --log-dir is its folder's local rank on the host above it") {
+  Triage t(test::bundled_store());
+  add_file(t, "node0020/tlogs/3cdc/attempt_0/0/stdout.log",
+           "2025-08-10 06:00:19,938 - INFO - __main__ - hostname=node0020 rank=96 local_rank=0 "
+           "world_size=128 pid=268644\n"
+           "2025-08-10 06:03:07,265 - INFO - data - [rank96] step=24\n");
+  add_file(t, "node0020/tlogs/3cdc/attempt_0/0/stderr.log",
+           "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.81 GiB. GPU 0 has a "
+           "total capacity of 79.11 GiB of which 2.74 GiB is free.\n");
+  const TriageReport r = t.report();
+  REQUIRE(r.first_fault);
+  CHECK(r.first_fault->entry_id == "cuda-out-of-memory");
+  CHECK(r.first_fault->rank == 96);
+}
+
 TEST_CASE("Ray's memory monitor kills a worker for host memory: its rank, configuration") {
   const std::string log =
       "(TorchTrainer pid=67336) - (node_id=8e5e, ip=10.128.77.42, pid=1818290) world_rank=1, "
